@@ -1,0 +1,162 @@
+"""Automatic wins of the ``classic`` rule set (RULINGS.md §7): dragon, six pairs, three
+flushes, three straights."""
+from __future__ import annotations
+
+from typing import NamedTuple, Optional
+
+import numpy as np
+
+from ._jit import njit
+from .cards import CardsLike, code_rank, code_suit, format_cards, to_codes
+from .rules import RuleSet, rules as _rules
+from .scoring import AUTO_DRAGON, AUTO_NONE, AUTO_PLAIN
+
+# Kinds returned by automatic_win_kind, best first where it matters (dragon beats all).
+KIND_NONE, KIND_DRAGON, KIND_SIX_PAIRS, KIND_THREE_FLUSHES, KIND_THREE_STRAIGHTS = range(5)
+KIND_NAMES = (None, "dragon", "six_pairs", "three_flushes", "three_straights")
+
+
+@njit
+def _five_straight_ranks(top, out):
+    """Ranks of the five-card straight with this top (3 = the wheel A-2-3-4-5)."""
+    for k in range(5):
+        out[k] = top - k if top - k >= 0 else 12
+
+
+@njit
+def _three_straights(rank_counts):
+    """(front low rank, middle top, back top) of a three-straights split; tops -1 if none.
+
+    Front: three consecutive ranks, A-2-3 (low rank -1, i.e. the ace plays low) up to
+    Q-K-A; no wrap.  Middle and Back: five-card straights (tops 3 = wheel .. 12)."""
+    counts = rank_counts.copy()
+    five = np.empty(5, np.int64)
+    for top_m in range(3, 13):
+        _five_straight_ranks(top_m, five)
+        for r in five:
+            counts[r] -= 1
+        for top_b in range(top_m, 13):
+            _five_straight_ranks(top_b, five)
+            for r in five:
+                counts[r] -= 1
+            for low in range(-1, 11):
+                ok = True
+                for k in range(3):
+                    r = low + k if low + k >= 0 else 12
+                    counts[r] -= 1
+                for r in range(13):
+                    if counts[r] != 0:
+                        ok = False
+                for k in range(3):
+                    r = low + k if low + k >= 0 else 12
+                    counts[r] += 1
+                if ok:
+                    return low, top_m, top_b
+            _five_straight_ranks(top_b, five)
+            for r in five:
+                counts[r] += 1
+        _five_straight_ranks(top_m, five)
+        for r in five:
+            counts[r] += 1
+    return -1, -1, -1
+
+
+@njit
+def automatic_win_kind(codes):
+    """The best automatic-win kind (``KIND_*``) of 13 real card codes."""
+    rank_counts = np.zeros(13, np.int64)
+    suit_counts = np.zeros(4, np.int64)
+    for c in codes:
+        rank_counts[c % 13] += 1
+        slot = c // 13
+        suit_counts[0 if slot == 4 else slot] += 1
+    distinct = 0
+    pairs = 0
+    for r in range(13):
+        if rank_counts[r] > 0:
+            distinct += 1
+        pairs += rank_counts[r] // 2        # quads are two pairs
+    if distinct == 13:
+        return KIND_DRAGON
+    if pairs >= 6:
+        return KIND_SIX_PAIRS
+    s = np.sort(suit_counts)[::-1]
+    if ((s[0] == 13) or (s[0] == 10 and s[1] == 3) or (s[0] == 8 and s[1] == 5)
+            or (s[0] == 5 and s[1] == 5 and s[2] == 3)):
+        return KIND_THREE_FLUSHES
+    if _three_straights(rank_counts)[1] != -1:   # the front's low rank may be -1 (A-2-3)
+        return KIND_THREE_STRAIGHTS
+    return KIND_NONE
+
+
+def auto_code(kind: int) -> int:
+    """The settlement core's code (AUTO_*) of an automatic-win kind."""
+    return AUTO_NONE if kind == KIND_NONE else AUTO_DRAGON if kind == KIND_DRAGON else AUTO_PLAIN
+
+
+class AutomaticWin(NamedTuple):
+    """An automatic win and a split of the 13 cards that shows it."""
+    name: str
+    units: int
+    front: str
+    middle: str
+    back: str
+
+
+def _split_showing(kind: int, codes: list[int]) -> tuple[list[int], list[int], list[int]]:
+    by_rank = sorted(codes, key=code_rank)
+    if kind in (KIND_DRAGON, KIND_SIX_PAIRS):
+        return by_rank[:3], by_rank[3:8], by_rank[8:]
+    if kind == KIND_THREE_FLUSHES:
+        suits: dict[int, list[int]] = {}
+        for c in by_rank:
+            suits.setdefault(code_suit(c), []).append(c)
+        cards = [c for g in sorted(suits.values(), key=len, reverse=True) for c in g]
+        # The suits, largest first, cut into rows in one of three orders: the one whose
+        # every row is of one suit.
+        for sizes in ((5, 5, 3), (5, 3, 5), (3, 5, 5)):
+            cuts = np.cumsum((0,) + sizes)
+            rows = [cards[cuts[i]:cuts[i + 1]] for i in range(3)]
+            if all(len({code_suit(c) for c in row}) == 1 for row in rows):
+                rows.sort(key=len)
+                return rows[0], rows[1], rows[2]
+        raise AssertionError("three flushes without a split")
+    counts = np.zeros(13, np.int64)
+    for c in codes:
+        counts[code_rank(c)] += 1
+    low, top_m, top_b = _three_straights(counts)
+    pool = list(codes)
+
+    def take(ranks):
+        out = []
+        for r in ranks:
+            c = next(c for c in pool if code_rank(c) == r)
+            pool.remove(c)
+            out.append(c)
+        return out
+    five = lambda top: [top - k if top - k >= 0 else 12 for k in range(5)]
+    front = take([low + k if low + k >= 0 else 12 for k in range(3)])
+    return front, take(five(top_m)), take(five(top_b))
+
+
+def automatic_win(cards: CardsLike, rules: "str | RuleSet" = "classic") -> Optional[AutomaticWin]:
+    """The best automatic win 13 cards allow, with a split that shows it, or ``None``.
+
+    Only rule sets with automatic wins (``classic`` and its schemes) have any.
+
+    >>> automatic_win("2s 3h 4d 5c 6s 7h 8d 9c Ts Jh Qd Kc As").name
+    'dragon'
+    """
+    rs = _rules(rules)
+    codes = to_codes(cards, rs)
+    if len(codes) != 13:
+        raise ValueError(f"an automatic win takes 13 cards, not {len(codes)}")
+    if not rs.automatic_wins:
+        return None
+    kind = int(automatic_win_kind(np.array(codes, np.int64)))
+    if kind == KIND_NONE:
+        return None
+    name = KIND_NAMES[kind]
+    front, middle, back = _split_showing(kind, codes)
+    return AutomaticWin(name, rs.automatic_wins[name], format_cards(front),
+                        format_cards(middle), format_cards(back))

@@ -1,0 +1,232 @@
+"""Card notation <-> card codes and hand bitmasks.  The bit layout is documented here once.
+
+Card codes
+----------
+Every physical card has a code 0..67::
+
+    code = 13 * slot + rank          for real cards
+    rank: 0 = deuce, 1 = trey, ..., 12 = ace
+    slot: 0 = spades, 1 = hearts, 2 = diamonds, 3 = clubs, 4 = the second set of spades
+    65, 66, 67                       the three jokers
+
+So ``As`` is 12, ``2h`` is 13, the second ``As`` (``joker``/``bonus`` decks) is 64.  The
+second spade is the same card as the first for play (seeds 000/003: "completely
+identical"); it only needs a code of its own so that a hand can hold both.
+
+Hand bitmask
+------------
+A hand (any set of physical cards) is a Python ``int`` with bit ``code`` set for each card:
+bits 0-12 spades, 13-25 hearts, 26-38 diamonds, 39-51 clubs (a 13-bit rank mask per suit),
+52-64 the second spade set, and bits 65-67 the jokers held (a unary joker count).  Kernels
+take rows as arrays of card codes (``uint8``), never as Python objects.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable, Sequence, Union
+
+import numpy as np
+
+from .rules import RANKS, SUITS, RuleSet, rules as _rules
+
+SECOND_SPADE_SLOT = 4
+FIRST_JOKER = 65
+N_CODES = 68
+
+CardsLike = Union[str, int, Iterable[int], Iterable[str]]
+
+_SUIT_SYMBOLS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c", "♤": "s", "♡": "h", "♢": "d", "♧": "c"}
+_JOKER_TOKENS = {"jk", "x"}
+_TOKEN_SPLIT = re.compile(r"[\s,]+")
+
+
+def code_rank(code: int) -> int:
+    """Rank index 0..12 of a real card code (-1 for a joker)."""
+    return -1 if code >= FIRST_JOKER else code % 13
+
+
+def code_suit(code: int) -> int:
+    """Suit index 0..3 (s h d c) of a real card code (-1 for a joker)."""
+    if code >= FIRST_JOKER:
+        return -1
+    slot = code // 13
+    return 0 if slot == SECOND_SPADE_SLOT else slot
+
+
+def is_joker(code: int) -> bool:
+    return code >= FIRST_JOKER
+
+
+def card_name(code: int) -> str:
+    """Canonical name of one code: ``As``, ``Td``, ``Jk``."""
+    if not 0 <= code < N_CODES:
+        raise ValueError(f"card code {code!r} is outside 0..{N_CODES - 1}")
+    if code >= FIRST_JOKER:
+        return "Jk"
+    return RANKS[code_rank(code)] + SUITS[code_suit(code)]
+
+
+def _parse_token(token: str) -> tuple[int, int] | None:
+    """(rank, suit) of one token, or None for a joker; ValueError naming a bad token."""
+    low = token.lower()
+    if low in _JOKER_TOKENS:
+        return None
+    suit_char = _SUIT_SYMBOLS.get(token[-1:], low[-1:])
+    rank_text = low[:-1]
+    rank_text = "t" if rank_text == "10" else rank_text
+    if len(rank_text) != 1 or rank_text.upper() not in RANKS or suit_char not in SUITS:
+        raise ValueError(f"unknown card {token!r}: a card is a rank 2-9 T J Q K A (or 10) "
+                         f"and a suit s h d c (or a symbol), or Jk for a joker")
+    return RANKS.index(rank_text.upper()), SUITS.index(suit_char)
+
+
+def parse_codes(text: str, rules: "str | RuleSet", taken: "set[int] | None" = None) -> list[int]:
+    """Card codes of ``text`` in the order written, validated against the rule set's deck.
+
+    A second ``As`` in a deck with two spade sets takes the second spade's code.  Any
+    card beyond the deck's copies is a ``ValueError`` naming it.  ``taken``: codes
+    already used elsewhere (other rows, other seats); the new codes are added to it.
+    """
+    rs = _rules(rules)
+    if not isinstance(text, str):
+        raise TypeError(f"cards must be given as text, not {type(text).__name__}")
+    tokens = [t for t in _TOKEN_SPLIT.split(text.strip()) if t]
+    taken = set() if taken is None else taken
+    codes: list[int] = []
+    for token in tokens:
+        parsed = _parse_token(token)
+        if parsed is None:
+            if rs.jokers == 0:
+                raise ValueError(f"joker {token!r}: the {rs.name} deck has no jokers")
+            free = [c for c in range(FIRST_JOKER, FIRST_JOKER + rs.jokers) if c not in taken]
+            if not free:
+                raise ValueError(f"joker {token!r}: the {rs.name} deck has only "
+                                 f"{rs.jokers} jokers")
+            code = free[0]
+        else:
+            rank, suit = parsed
+            code = 13 * suit + rank
+            if code in taken:
+                second = 13 * SECOND_SPADE_SLOT + rank
+                if suit == 0 and rs.spade_copies == 2 and second not in taken:
+                    code = second
+                else:
+                    copies = rs.spade_copies if suit == 0 else 1
+                    raise ValueError(
+                        f"duplicate card {token!r}: the {rs.name} deck has "
+                        f"{'only one' if copies == 1 else 'only two'} "
+                        f"{RANKS[rank]}{SUITS[suit]}")
+        taken.add(code)
+        codes.append(code)
+    return codes
+
+
+def parse_cards(text: str, rules: "str | RuleSet") -> int:
+    """Parse card notation (RULINGS.md §1) into a hand bitmask, validated for the deck.
+
+    >>> format_cards(parse_cards("As 10d jk, 2♣", "joker"))
+    'As Td 2c Jk'
+    >>> parse_cards("Ah Ah", "pagat")
+    Traceback (most recent call last):
+    ...
+    ValueError: duplicate card 'Ah': the pagat deck has only one Ah
+    """
+    return codes_to_mask(parse_codes(text, rules))
+
+
+def codes_to_mask(codes: Iterable[int]) -> int:
+    mask = 0
+    for c in codes:
+        bit = 1 << int(c)
+        if mask & bit:
+            raise ValueError(f"card code {c} ({card_name(int(c))}) appears twice")
+        mask |= bit
+    return mask
+
+
+def mask_to_codes(mask: int) -> list[int]:
+    """Codes of the cards in a hand bitmask, ascending."""
+    if mask < 0 or mask >> N_CODES:
+        raise ValueError(f"hand bitmask {mask:#x} has bits outside 0..{N_CODES - 1}")
+    return [c for c in range(N_CODES) if mask >> c & 1]
+
+
+def _display_order(code: int) -> tuple[int, int]:
+    # Highest rank first, spades before hearts..., jokers last.
+    return (13, 0) if code >= FIRST_JOKER else (12 - code_rank(code), code_suit(code))
+
+
+def format_cards(cards: "int | Iterable[int]") -> str:
+    """Canonical text of a hand bitmask (highest rank first) or of codes (in their order).
+
+    >>> format_cards([12, 64, 65])
+    'As As Jk'
+    """
+    if isinstance(cards, (int, np.integer)):
+        codes = sorted(mask_to_codes(int(cards)), key=_display_order)
+    else:
+        codes = [int(c) for c in cards]
+    return " ".join(card_name(c) for c in codes)
+
+
+def to_codes(cards: CardsLike, rules: "str | RuleSet") -> list[int]:
+    """Codes of ``cards`` given as text, a hand bitmask, or a sequence of codes or texts.
+
+    Validates every card against the rule set's deck (copies, jokers).
+    """
+    rs = _rules(rules)
+    if isinstance(cards, str):
+        return parse_codes(cards, rs)
+    if isinstance(cards, (int, np.integer)):
+        codes = mask_to_codes(int(cards))
+    else:
+        items = list(cards)
+        if items and all(isinstance(x, str) for x in items):
+            return parse_codes(" ".join(items), rs)
+        codes = [int(x) for x in items]
+        if len(set(codes)) != len(codes):
+            dup = next(c for c in codes if codes.count(c) > 1)
+            raise ValueError(f"duplicate card code {dup} ({card_name(dup)})")
+    for c in codes:
+        check_code_in_deck(c, rs)
+    return codes
+
+
+def check_code_in_deck(code: int, rules: RuleSet) -> None:
+    name = card_name(code)  # raises for codes outside 0..67
+    if code >= FIRST_JOKER and code - FIRST_JOKER >= rules.jokers:
+        raise ValueError(f"joker {name!r}: the {rules.name} deck has "
+                         f"{'no' if rules.jokers == 0 else 'only ' + str(rules.jokers)} jokers")
+    if code < FIRST_JOKER and code // 13 == SECOND_SPADE_SLOT and rules.spade_copies < 2:
+        raise ValueError(f"second {name!r}: the {rules.name} deck has only one {name}")
+
+
+def deck_codes(rules: "str | RuleSet") -> list[int]:
+    """Every physical card of the rule set's deck, as codes (ascending)."""
+    rs = _rules(rules)
+    codes = list(range(52))
+    if rs.spade_copies == 2:
+        codes += list(range(52, 65))
+    codes += list(range(FIRST_JOKER, FIRST_JOKER + rs.jokers))
+    return codes
+
+
+def canonical_codes(codes: Sequence[int]) -> list[int]:
+    """Relabel a set of codes so that spade copies and jokers take their first codes.
+
+    Two hands that differ only in which physical copy of a spade (or which joker) they
+    hold are the same hand; this gives them the same codes.
+    """
+    out, taken = [], set()
+    for c in codes:
+        if c >= FIRST_JOKER:
+            c = FIRST_JOKER
+            while c in taken:
+                c += 1
+        elif c // 13 in (0, SECOND_SPADE_SLOT):
+            c = c % 13
+            if c in taken:
+                c += 13 * SECOND_SPADE_SLOT
+        taken.add(c)
+        out.append(c)
+    return out

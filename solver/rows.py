@@ -1,0 +1,167 @@
+"""Row values: the public, validating face of the row tables and kernels."""
+from __future__ import annotations
+
+import functools
+from typing import Optional
+
+import numpy as np
+
+from . import kernels
+from .cards import CardsLike, card_name, code_rank, parse_codes, to_codes
+from .rules import CATEGORIES, RANKS, RuleSet, rules as _rules
+from .tables import RowTables, row_tables, value_category, value_digits
+
+
+def bonus_rank_of(rules: RuleSet, cut: "str | int | None") -> int:
+    """The Bonus rank (0..12) named by the cut card, or -1 where the rule set has none.
+
+    ``cut`` is the cut card as text (``"4c"``) or a card code.
+    """
+    if not rules.cut_card:
+        if cut is not None:
+            raise ValueError(f"the {rules.name} rule set has no cut card (got {cut!r})")
+        return -1
+    if cut is None:
+        raise ValueError(f"the {rules.name} rule set needs the cut card, e.g. cut='4c'")
+    codes = parse_codes(cut, rules) if isinstance(cut, str) else [int(cut)]
+    if len(codes) != 1 or code_rank(codes[0]) < 0:
+        raise ValueError(f"the cut card must be one real card, not {cut!r}")
+    return code_rank(codes[0])
+
+
+def tables_for(rules: "str | RuleSet", cut: "str | int | None" = None) -> RowTables:
+    rs = _rules(rules)
+    return row_tables(rs, bonus_rank_of(rs, cut))
+
+
+@functools.total_ordering
+class RowValue:
+    """The value of one row: compares with ``<``, ``<=``, ``==`` on the one scale of
+    RULINGS.md §2 (a Front and a five-card row compare directly).
+
+    Attributes: ``value`` (the integer, as :func:`evaluate_rows` returns), ``category``
+    (canonical name), ``ranks`` (tie-break ranks as text, highest first).
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: int):
+        self.value = int(value)
+
+    @property
+    def category(self) -> str:
+        return CATEGORIES[value_category(self.value)]
+
+    @property
+    def ranks(self) -> str:
+        digits = value_digits(self.value)
+        if self.category == "paired_flush":
+            digits = digits[1:]   # the first digit is the one-pair / two-pair level
+        return "".join(RANKS[d - 1] for d in digits if d)
+
+    def __eq__(self, other):
+        if not isinstance(other, RowValue):
+            return NotImplemented
+        return self.value == other.value
+
+    def __lt__(self, other):
+        if not isinstance(other, RowValue):
+            return NotImplemented
+        return self.value < other.value
+
+    def __hash__(self):
+        return hash(self.value)
+
+    def __repr__(self):
+        ranks = f" {self.ranks}" if self.ranks else ""
+        return f"<RowValue {self.category}{ranks}>"
+
+
+def _row_codes(cards: CardsLike, rules: RuleSet, what: str = "row") -> list[int]:
+    codes = to_codes(cards, rules)
+    if len(codes) not in (3, 5):
+        raise ValueError(f"a {what} has 3 or 5 cards, not {len(codes)}")
+    return codes
+
+
+def _value_of_codes(codes, tables: RowTables) -> int:
+    if len(codes) == 5:
+        return int(tables.values[kernels.ordinal5(*codes, tables)])
+    return int(tables.values[kernels.ordinal3(*codes, tables)])
+
+
+def row_value(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = None) -> RowValue:
+    """Value of a 3- or 5-card row under a rule set (``cut``: the cut card, ``bonus`` only).
+
+    >>> row_value("5h 7d Jk", "joker")
+    <RowValue pair 75>
+    >>> row_value("As Ks Jk Jk Jk", "joker").category
+    'straight_flush'
+    >>> row_value("9h 9d Kc", "pagat") > row_value("9s 9c 5d 4h 3s", "pagat")
+    True
+    """
+    rs = _rules(rules)
+    tables = tables_for(rs, cut)
+    return RowValue(_value_of_codes(_row_codes(cards, rs), tables))
+
+
+def is_legal(front: CardsLike, middle: CardsLike, back: CardsLike, rules: "str | RuleSet",
+             cut: "str | int | None" = None) -> bool:
+    """Whether Front < Middle <= Back (RULINGS §2): two integer compares.
+
+    Row sizes must be 3, 5 and 5 (``ValueError`` otherwise); cards are validated against
+    the deck, including across the three rows.
+    """
+    rs = _rules(rules)
+    tables = tables_for(rs, cut)
+    f, m, b = (_value_of_codes(c, tables) for c in arrangement_codes(front, middle, back, rs))
+    return f < m <= b
+
+
+def arrangement_codes(front, middle, back, rules: RuleSet) -> list[list[int]]:
+    """Codes of three rows, validated as one set of cards (sizes 3, 5, 5)."""
+    texts = [front, middle, back]
+    if all(isinstance(t, str) for t in texts):
+        codes = parse_codes(" ".join(texts), rules)
+        sizes = [len(parse_codes(t, rules)) for t in texts]
+    else:
+        parts = [to_codes(t, rules) for t in texts]
+        sizes = [len(p) for p in parts]
+        codes = [c for p in parts for c in p]
+        if len(set(codes)) != len(codes):
+            raise ValueError("a card is used twice in the arrangement")
+    for name, want, got in zip(("front", "middle", "back"), (3, 5, 5), sizes):
+        if got != want:
+            raise ValueError(f"the {name} has {want} cards, not {got}")
+    return [codes[:3], codes[3:8], codes[8:]]
+
+
+def evaluate_rows(rows, rules: "str | RuleSet", cut: "str | int | None" = None) -> np.ndarray:
+    """Values of many rows at once (Numba kernel), as ``int32`` in the order of
+    :class:`RowValue` (``RowValue(v)`` rebuilds one).
+
+    ``rows``: an ``(n, 5)`` or ``(n, 3)`` integer array of card codes (see
+    :mod:`solver.cards`), or a sequence of rows as text.  Codes are checked against the
+    deck in bulk (range, jokers, second spades, repeats within a row).
+    """
+    rs = _rules(rules)
+    tables = tables_for(rs, cut)
+    if not isinstance(rows, np.ndarray):
+        rows = np.array([_row_codes(r, rs) for r in rows], np.uint8)
+    if rows.ndim != 2 or rows.shape[1] not in (3, 5):
+        raise ValueError(f"rows must be an (n, 5) or (n, 3) array, not shape {rows.shape}")
+    if rows.size and (rows.min() < 0 or rows.max() >= 65 + rs.jokers):
+        raise ValueError(f"card codes must be in 0..{64 + rs.jokers} for {rs.name}")
+    rows = np.ascontiguousarray(rows, np.uint8)
+    if rs.spade_copies == 1 and rows.size and rows.max() >= 52 and (
+            ((rows >= 52) & (rows < 65)).any()):
+        raise ValueError(f"the {rs.name} deck has one set of spades (codes 52..64 are "
+                         f"second spades)")
+    srt = np.sort(rows, axis=1)
+    if (srt[:, 1:] == srt[:, :-1]).any():
+        bad = int(np.nonzero((srt[:, 1:] == srt[:, :-1]).any(axis=1))[0][0])
+        raise ValueError(f"row {bad} uses a card twice: "
+                         f"{' '.join(card_name(c) for c in rows[bad])}")
+    if rows.shape[1] == 5:
+        return kernels.values5(rows, tables)
+    return kernels.values3(rows, tables)

@@ -1,0 +1,202 @@
+"""The one implementation of the scoring rules: a jitted core driven by rule-set data.
+
+:func:`solver.settle` and the solver's expected-value loop both call :func:`seat_score`;
+there is no second copy of the scoring rules anywhere.
+
+Inputs to the core, per seat: the three row values (on the scale of
+:mod:`solver.tables`, so ``value >> 20`` is the category), whether the seat fouled, and
+its declared automatic win (:data:`AUTO_NONE`, :data:`AUTO_PLAIN` -- six pairs, three
+flushes, three straights -- or :data:`AUTO_DRAGON`).  The rules come as the ``params``
+array of :func:`pack_params`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import njit
+from .rules import (CATEGORIES, CATEGORY_INDEX, SCHEME_EASTERN, SCHEME_MANDARIN,
+                    SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN, RuleSet)
+from .tables import CATEGORY_SHIFT
+
+AUTO_NONE, AUTO_PLAIN, AUTO_DRAGON = 0, 1, 2
+
+# Layout of the params array.
+P_SCHEME = 0
+P_SCOOP = 1
+P_HOME_RUN = 2
+P_FRONT_TRIPS_POINTS = 3
+P_MAJORITY = 4
+P_FOUL_PENALTY = 5
+P_SHOT_MULT = 6
+P_HOME_RUN_MULT = 7
+P_AUTO_PLAIN_UNITS = 8
+P_AUTO_DRAGON_UNITS = 9
+P_BONUS = 16                      # then 3 rows x N_CATEGORIES units
+N_CATEGORIES = len(CATEGORIES)
+TRIPS = CATEGORY_INDEX["trips"]
+
+
+def pack_params(rules: RuleSet) -> np.ndarray:
+    """The rule set's scoring as an int64 array (layout: the ``P_*`` constants)."""
+    p = np.zeros(P_BONUS + 3 * N_CATEGORIES, np.int64)
+    p[P_SCHEME] = rules.scheme
+    p[P_SCOOP] = rules.scoop_units
+    p[P_HOME_RUN] = rules.home_run_units
+    p[P_FRONT_TRIPS_POINTS] = rules.front_trips_points
+    p[P_MAJORITY] = rules.majority_bonus
+    p[P_FOUL_PENALTY] = rules.foul_penalty
+    p[P_SHOT_MULT] = rules.shot_multiplier
+    p[P_HOME_RUN_MULT] = rules.home_run_multiplier
+    p[P_AUTO_PLAIN_UNITS] = rules.automatic_wins.get("six_pairs", 0)
+    p[P_AUTO_DRAGON_UNITS] = rules.automatic_wins.get("dragon", 0)
+    p[P_BONUS:] = np.array(rules.row_bonus, np.int64).ravel()
+    return p
+
+
+@njit
+def row_bonus(params, row, value):
+    """Units of the bonus table for a row won with this value (0 if none)."""
+    return params[P_BONUS + row * N_CATEGORIES + (value >> CATEGORY_SHIFT)]
+
+
+@njit
+def scoops(vals, a, b):
+    """Seat a loses no row to seat b (ties count as not losing)."""
+    return vals[a, 0] >= vals[b, 0] and vals[a, 1] >= vals[b, 1] and vals[a, 2] >= vals[b, 2]
+
+
+@njit
+def wins_all_rows(vals, a, b):
+    return vals[a, 0] > vals[b, 0] and vals[a, 1] > vals[b, 1] and vals[a, 2] > vals[b, 2]
+
+
+@njit
+def compared(fouled, auto, a, b):
+    """Seats a and b compare rows: neither fouled nor declared an automatic win."""
+    return not fouled[a] and not fouled[b] and auto[a] == AUTO_NONE and auto[b] == AUTO_NONE
+
+
+@njit
+def home_run(vals, fouled, auto, n, a, params):
+    """Seat a scoops (scoop scheme) or wins every row against (mandarin) every other seat;
+    in mandarin only with four seats, and only against seats whose rows are compared."""
+    scheme = params[P_SCHEME]
+    if scheme == SCHEME_MANDARIN and n != 4:
+        return False
+    for b in range(n):
+        if b == a:
+            continue
+        if scheme == SCHEME_SCOOP:
+            if not scoops(vals, a, b):
+                return False
+        elif not (compared(fouled, auto, a, b) and wins_all_rows(vals, a, b)):
+            return False
+    return True
+
+
+@njit
+def _won_row_units(params, row, value):
+    """Eastern: a won row scores its bonus instead of 1."""
+    bonus = row_bonus(params, row, value)
+    return bonus if bonus > 0 else 1
+
+
+@njit
+def _mandarin_side(vals, a, b, multiplier, params):
+    """Mandarin points seat a earns from rows it wins against b: multiplied row points,
+    then the unmultiplied bonus hands."""
+    points = 0
+    bonus = 0
+    for r in range(3):
+        if vals[a, r] > vals[b, r]:
+            if r == 0 and (vals[a, 0] >> CATEGORY_SHIFT) == TRIPS:
+                points += params[P_FRONT_TRIPS_POINTS]
+            else:
+                points += 1
+            bonus += row_bonus(params, r, vals[a, r])
+    return points * multiplier + bonus
+
+
+@njit
+def pair_score(vals, fouled, auto, n, a, b, hr_a, hr_b, params):
+    """Units seat a wins from seat b (negative: pays), home-run extras excluded for the
+    scoop scheme (see :func:`seat_score`); ``hr_a``/``hr_b``: home_run() of each."""
+    scheme = params[P_SCHEME]
+    if scheme == SCHEME_SCOOP:
+        units = params[P_SCOOP] * (int(scoops(vals, a, b)) - int(scoops(vals, b, a)))
+        for r in range(3):
+            if vals[a, r] > vals[b, r]:
+                units += row_bonus(params, r, vals[a, r])
+            elif vals[a, r] < vals[b, r]:
+                units -= row_bonus(params, r, vals[b, r])
+        return units
+    # Automatic wins (classic): a declared hand is not compared; a dragon beats the others.
+    if auto[a] != AUTO_NONE or auto[b] != AUTO_NONE:
+        if auto[a] == auto[b]:
+            return 0
+        if auto[a] > auto[b]:
+            return params[P_AUTO_DRAGON_UNITS] if auto[a] == AUTO_DRAGON else params[P_AUTO_PLAIN_UNITS]
+        return -(params[P_AUTO_DRAGON_UNITS] if auto[b] == AUTO_DRAGON else params[P_AUTO_PLAIN_UNITS])
+    if fouled[a] and fouled[b]:
+        return 0
+    if scheme == SCHEME_ROWS:            # a foul loses every row to a valid hand
+        if fouled[a]:
+            return -3
+        if fouled[b]:
+            return 3
+    elif fouled[a]:
+        return -params[P_FOUL_PENALTY]
+    elif fouled[b]:
+        return params[P_FOUL_PENALTY]
+    wins = 0
+    losses = 0
+    for r in range(3):
+        if vals[a, r] > vals[b, r]:
+            wins += 1
+        elif vals[a, r] < vals[b, r]:
+            losses += 1
+    if scheme == SCHEME_ROWS:
+        return wins - losses
+    if scheme == SCHEME_WESTERN:
+        majority = params[P_MAJORITY]
+        return wins - losses + (majority if wins >= 2 else 0) - (majority if losses >= 2 else 0)
+    if scheme == SCHEME_EASTERN:
+        units = 0
+        for r in range(3):
+            if vals[a, r] > vals[b, r]:
+                units += _won_row_units(params, r, vals[a, r])
+            elif vals[a, r] < vals[b, r]:
+                units -= _won_row_units(params, r, vals[b, r])
+        return units
+    # Mandarin: a shot (every row won against this opponent) doubles row points, a home
+    # run triples them instead.
+    mult_a = params[P_HOME_RUN_MULT] if hr_a else (params[P_SHOT_MULT] if wins == 3 else 1)
+    mult_b = params[P_HOME_RUN_MULT] if hr_b else (params[P_SHOT_MULT] if losses == 3 else 1)
+    return _mandarin_side(vals, a, b, mult_a, params) - _mandarin_side(vals, b, a, mult_b, params)
+
+
+@njit
+def seat_score(vals, fouled, auto, n, a, params):
+    """Units seat ``a`` wins in a deal of ``n`` seats (rows ``vals[:n]``)."""
+    scheme = params[P_SCHEME]
+    needs_home_runs = scheme == SCHEME_SCOOP or scheme == SCHEME_MANDARIN
+    hr_a = needs_home_runs and home_run(vals, fouled, auto, n, a, params)
+    total = 0
+    for b in range(n):
+        if b == a:
+            continue
+        hr_b = needs_home_runs and home_run(vals, fouled, auto, n, b, params)
+        total += pair_score(vals, fouled, auto, n, a, b, hr_a, hr_b, params)
+        if scheme == SCHEME_SCOOP:       # a home run: more units from each scooped seat
+            total += params[P_HOME_RUN] * (int(hr_a) - int(hr_b))
+    return total
+
+
+@njit
+def settle_seats(vals, fouled, auto, params):
+    """Every seat's units; they sum to zero."""
+    n = vals.shape[0]
+    out = np.zeros(n, np.int64)
+    for a in range(n):
+        out[a] = seat_score(vals, fouled, auto, n, a, params)
+    return out

@@ -1,0 +1,225 @@
+"""Settling a deal: :func:`settle` and its explanation for people.
+
+The units come from the jitted core in :mod:`solver.scoring`; the explanation lists the
+items behind each pair's units using the same core helpers, and its items sum to them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Optional, Sequence, Union
+
+import numpy as np
+
+from . import scoring
+from .autowin import KIND_NAMES, automatic_win_kind, auto_code
+from .cards import card_name, parse_codes, to_codes
+from .rows import RowValue, bonus_rank_of, tables_for, _value_of_codes
+from .rules import (CATEGORIES, ROWS, SCHEME_EASTERN, SCHEME_MANDARIN, SCHEME_ROWS,
+                    SCHEME_SCOOP, SCHEME_WESTERN, RuleSet, rules as _rules)
+
+Arrangement = Sequence  # (front, middle, back), each text or card codes
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """What seat ``a`` won from seat ``b`` (``units``; b's are the negative), and why."""
+    a: int
+    b: int
+    rows: tuple[str, str, str]          # "win" / "tie" / "loss" from a's side, or "-"
+    units: int
+    items: tuple[tuple[str, int], ...]  # (what, units to a); they sum to ``units``
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """A settled deal: each seat's units and the pair-by-pair breakdown."""
+    scores: tuple[int, ...]
+    pairs: tuple[PairResult, ...]
+    rows: tuple[tuple[str, str, str], ...]     # each seat's rows as "category ranks"
+
+    def __str__(self) -> str:
+        lines = []
+        for seat, (rows, score) in enumerate(zip(self.rows, self.scores)):
+            lines.append(f"seat {seat}: {score:+d}   " + " | ".join(rows))
+        for p in self.pairs:
+            outcome = "/".join(p.rows)
+            items = ", ".join(f"{what} {u:+d}" for what, u in p.items) or "nothing"
+            lines.append(f"  seat {p.a} v seat {p.b}: {p.units:+d}  (rows {outcome}; {items})")
+        return "\n".join(lines)
+
+
+def _seat_codes(arrangements, rules: RuleSet) -> list[list[list[int]]]:
+    """Every seat's rows as codes, validated: sizes, and cards across all seats."""
+    taken: set[int] = set()
+    seats = []
+    for seat, arrangement in enumerate(arrangements):
+        if isinstance(arrangement, str) or len(arrangement) != 3:
+            raise ValueError(f"seat {seat}: an arrangement is (front, middle, back)")
+        rows = []
+        for name, size, cards in zip(ROWS, (3, 5, 5), arrangement):
+            try:
+                if isinstance(cards, str):
+                    codes = parse_codes(cards, rules, taken)
+                else:
+                    codes = to_codes(cards, rules)
+                    for c in codes:
+                        if c in taken:
+                            raise ValueError(f"card {card_name(c)} (code {c}) is already used")
+                        taken.add(c)
+            except ValueError as e:
+                raise ValueError(f"seat {seat} {name}: {e}") from None
+            if len(codes) != size:
+                raise ValueError(f"seat {seat}: the {name} has {size} cards, not {len(codes)}")
+            rows.append(codes)
+        seats.append(rows)
+    return seats
+
+
+def _declared_codes(declared, n_seats: int, seat_codes, rules: RuleSet) -> np.ndarray:
+    auto = np.zeros(n_seats, np.int8)
+    if not declared:
+        return auto
+    if not rules.automatic_wins:
+        raise ValueError(f"the {rules.name} rule set has no automatic wins")
+    items = declared.items() if isinstance(declared, Mapping) else ((s, None) for s in declared)
+    for seat, name in items:
+        if not (isinstance(seat, (int, np.integer)) and 0 <= seat < n_seats):
+            raise ValueError(f"declared seat {seat!r} is not a seat of this deal")
+        codes = [c for row in seat_codes[seat] for c in row]
+        kind = int(automatic_win_kind(np.array(codes, np.int64)))
+        if kind == 0:
+            raise ValueError(f"seat {seat}: declared an automatic win its cards do not hold")
+        if name is not None:
+            if name not in KIND_NAMES[1:]:
+                raise ValueError(f"seat {seat}: unknown automatic win {name!r}; valid: "
+                                 f"{', '.join(KIND_NAMES[1:])}")
+            # Dragon outranks the others, which are all worth the same: a lesser claim
+            # than the cards hold is allowed, a greater one is not.
+            if name == "dragon" and KIND_NAMES[kind] != "dragon":
+                raise ValueError(f"seat {seat}: declared a dragon its cards do not hold")
+            if name != "dragon" and not _holds(codes, name):
+                raise ValueError(f"seat {seat}: declared {name} its cards do not hold")
+            kind = KIND_NAMES.index(name)
+        auto[seat] = auto_code(kind)
+    return auto
+
+
+def _holds(codes: list[int], name: str) -> bool:
+    from .autowin import _three_straights
+    ranks = np.bincount([c % 13 for c in codes], minlength=13)
+    if name == "six_pairs":
+        return int((ranks // 2).sum()) >= 6
+    if name == "three_flushes":
+        suits = sorted(np.bincount([0 if c // 13 == 4 else c // 13 for c in codes],
+                                   minlength=4), reverse=True)
+        return tuple(s for s in suits if s) in ((13,), (10, 3), (8, 5), (5, 5, 3))
+    return _three_straights(ranks.astype(np.int64))[1] != -1
+
+
+def _prepare(arrangements, rules, cut, declared):
+    rs = _rules(rules)
+    arrangements = list(arrangements)
+    n = len(arrangements)
+    if n not in rs.seats:
+        raise ValueError(f"the {rs.name} rule set settles {' or '.join(map(str, rs.seats))} "
+                         f"seats, not {n}")
+    tables = tables_for(rs, cut)
+    seat_codes = _seat_codes(arrangements, rs)
+    if rs.cut_card:
+        cut_codes = parse_codes(cut, rs) if isinstance(cut, str) else [int(cut)]
+        cut_code = cut_codes[0]
+        used = {c for seat in seat_codes for row in seat for c in row}
+        same_rank_used = sum(1 for c in used if c < 65 and c % 13 == cut_code % 13)
+        if cut_code in used or same_rank_used > rs.spade_copies + 2:
+            raise ValueError(f"the cut card {card_name(cut_code)} is out of play, but the "
+                             f"deal uses {same_rank_used + 1} cards of its rank")
+    vals = np.array([[_value_of_codes(row, tables) for row in seat] for seat in seat_codes],
+                    np.int32)
+    auto = _declared_codes(declared, n, seat_codes, rs)
+    fouled = ~((vals[:, 0] < vals[:, 1]) & (vals[:, 1] <= vals[:, 2]))
+    fouled &= auto == 0                  # a declared hand is not compared
+    if rs.scheme == SCHEME_SCOOP:
+        for seat in np.nonzero(fouled)[0]:
+            f, m, b = (RowValue(v) for v in vals[seat])
+            raise ValueError(f"seat {seat}: fouled arrangement (front {f}, middle {m}, back "
+                             f"{b}); the {rs.name} rule set requires Front < Middle <= Back")
+    return rs, vals, fouled, auto
+
+
+def settle(arrangements: Iterable[Arrangement], rules: "str | RuleSet",
+           cut: "str | int | None" = None, declared=None, detail: bool = False
+           ) -> Union[list[int], Settlement]:
+    """Each seat's units for one deal (they sum to zero).
+
+    ``arrangements``: one ``(front, middle, back)`` per seat, each row as text or card
+    codes.  ``cut``: the cut card (``bonus``).  ``declared`` (``classic``): the seats that
+    declare an automatic win, as seat numbers or ``{seat: name}``; their split need not be
+    legal.  ``detail=True`` returns a :class:`Settlement` with the pair-by-pair breakdown.
+
+    ``joker``/``bonus`` reject a fouled arrangement (it cannot be played); ``pagat``
+    and ``classic`` score it as their rules say.
+    """
+    rs, vals, fouled, auto = _prepare(arrangements, rules, cut, declared)
+    params = rs.scoring_params()
+    scores = [int(s) for s in scoring.settle_seats(vals, fouled, auto, params)]
+    if not detail:
+        return scores
+    n = len(scores)
+    pairs = tuple(_explain(vals, fouled, auto, a, b, rs, params)
+                  for a in range(n) for b in range(a + 1, n))
+    rows = tuple(tuple(("FOULED " if fouled[s] else "") + _describe(RowValue(v)) for v in vals[s])
+                 for s in range(n))
+    return Settlement(tuple(scores), pairs, rows)
+
+
+def _describe(v: RowValue) -> str:
+    return f"{v.category} {v.ranks}".strip()
+
+
+def _explain(vals, fouled, auto, a, b, rs: RuleSet, params) -> PairResult:
+    """The items behind ``pair_score`` (and home runs) for seats a and b."""
+    n = vals.shape[0]
+    hr = [bool(scoring.home_run(vals, fouled, auto, n, s, params))
+          if rs.scheme in (SCHEME_SCOOP, SCHEME_MANDARIN) else False for s in range(n)]
+    units = int(scoring.pair_score(vals, fouled, auto, n, a, b, hr[a], hr[b], params))
+    if rs.scheme == SCHEME_SCOOP:
+        units += rs.home_run_units * (int(hr[a]) - int(hr[b]))
+    compared = not (fouled[a] or fouled[b] or auto[a] or auto[b])
+    outcome = tuple(("win" if vals[a, r] > vals[b, r] else "loss" if vals[a, r] < vals[b, r]
+                     else "tie") if compared or rs.scheme == SCHEME_SCOOP else "-"
+                    for r in range(3))
+    items: list[tuple[str, int]] = []
+    if auto[a] or auto[b]:
+        items.append(("automatic win(s)", units))
+    elif fouled[a] or fouled[b]:
+        items.append(("foul" + (f" by seat {a}" if fouled[a] else "")
+                      + (f" by seat {b}" if fouled[b] else ""), units))
+    elif rs.scheme == SCHEME_SCOOP:
+        if scoring.scoops(vals, a, b):
+            items.append((f"seat {a} scoops", rs.scoop_units))
+        if scoring.scoops(vals, b, a):
+            items.append((f"seat {b} scoops", -rs.scoop_units))
+        if hr[a]:
+            items.append((f"home run by seat {a}", rs.home_run_units))
+        if hr[b]:
+            items.append((f"home run by seat {b}", -rs.home_run_units))
+        for r, row in enumerate(ROWS):
+            for winner, loser, sign in ((a, b, 1), (b, a, -1)):
+                if vals[winner, r] > vals[loser, r]:
+                    bonus = int(scoring.row_bonus(params, r, vals[winner, r]))
+                    if bonus:
+                        cat = RowValue(vals[winner, r]).category
+                        items.append((f"{row} {cat} bonus (seat {winner})", sign * bonus))
+    else:
+        wins, losses = outcome.count("win"), outcome.count("loss")
+        if rs.scheme in (SCHEME_ROWS, SCHEME_WESTERN):
+            items.append((f"rows {wins}-{losses}", wins - losses))
+            if rs.scheme == SCHEME_WESTERN and wins >= 2:
+                items.append(("majority", rs.majority_bonus))
+            if rs.scheme == SCHEME_WESTERN and losses >= 2:
+                items.append(("majority", -rs.majority_bonus))
+        else:
+            items.append((f"rows {wins}-{losses}" + (" (home run)" if hr[a] or hr[b] else
+                                                       " (shot)" if 3 in (wins, losses) else ""),
+                          units))
+    return PairResult(a, b, outcome, units, tuple(items))

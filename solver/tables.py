@@ -1,0 +1,259 @@
+"""Lookup tables for row values, built once per rule set in plain, readable Python.
+
+How a row is looked up (the kernels in :mod:`solver.kernels` do exactly this):
+
+* every card code has a *rank key* (:data:`RANK_KEYS`, 0 for a joker), a joker flag and
+  a suit bit;
+* the sum of the real cards' rank keys identifies their multiset of ranks uniquely among
+  rows with the same number of real cards (the keys were chosen greedily so that every
+  multiset of up to five ranks, each at most five times, has its own sum);
+* a row whose real cards all share one suit is *suited* (it may be a flush);
+* ``ordinal = ord5[suited, jokers, key_sum]`` (or ``ord3[jokers, key_sum]`` for a Front),
+  and ``value = values[ordinal]``.
+
+Everything hard about a row -- the best replacement of each joker with no card more than
+twice in the row, paired flushes, joker fives, bonus categories -- is settled here, once,
+when the table is built.  A row's **value** is one integer on the single scale of
+RULINGS.md §2: ``category << 20`` plus five 4-bit tie-break digits, highest first, where a
+digit is ``rank + 1`` and 0 means "no card" (so a Front's missing kicker is below any
+card).  The **ordinal** is the value's position among all values the rule set can make
+(dense, 1-based, 0 = no such row) and orders the same way.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import itertools
+import os
+from pathlib import Path
+from typing import NamedTuple, Optional
+
+import numpy as np
+
+from .cards import FIRST_JOKER, N_CODES, code_rank, code_suit
+from .rules import CATEGORY_INDEX as C, RuleSet, rules as _rules
+
+RANK_KEYS = (0, 1, 6, 31, 108, 366, 926, 2286, 5733, 12905, 27316, 44676, 94545)
+SPAN5 = 5 * RANK_KEYS[-1] + 1
+SPAN3 = 3 * RANK_KEYS[-1] + 1
+CATEGORY_SHIFT = 20
+MAX_COPIES_OF_A_CARD = 2        # RULINGS §3: no card more than twice in a row
+STRAIGHT_TOPS = tuple(range(12, 2, -1))   # ace-high down to the wheel's five (rank 3)
+
+
+class RowTables(NamedTuple):
+    """The arrays the row kernels take (see the module docstring)."""
+    card_key: np.ndarray       # int32[68]
+    card_joker: np.ndarray     # int32[68]
+    card_suit_bit: np.ndarray  # int32[68]
+    ord5: np.ndarray           # uint16[2, jokers + 1, SPAN5]
+    ord3: np.ndarray           # uint16[jokers + 1, SPAN3]
+    values: np.ndarray         # int32[n_ordinals + 1]; values[0] = -1
+
+
+def make_value(category: int, digits: tuple[int, ...] = ()) -> int:
+    """Pack a category index and up to five tie-break digits into a row value."""
+    assert len(digits) <= 5
+    v = category
+    for i in range(5):
+        v = (v << 4) | (digits[i] if i < len(digits) else 0)
+    return v
+
+
+def value_category(value: int) -> int:
+    return value >> CATEGORY_SHIFT
+
+
+def value_digits(value: int) -> tuple[int, ...]:
+    """The five tie-break digits of a value (rank + 1, or 0 for no card)."""
+    return tuple((value >> (16 - 4 * i)) & 15 for i in range(5))
+
+
+def _ranks_digits(ranks) -> tuple[int, ...]:
+    return tuple(r + 1 for r in ranks)
+
+
+def _straight_top(distinct_desc: tuple[int, ...]) -> Optional[int]:
+    """Top rank of the five distinct ranks if they form a straight (wheel: top 5)."""
+    if len(distinct_desc) != 5:
+        return None
+    if distinct_desc[0] - distinct_desc[4] == 4:
+        return distinct_desc[0]
+    if distinct_desc == (12, 3, 2, 1, 0):      # A-5-4-3-2: the ace plays low
+        return 3
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def natural_value(ranks: tuple[int, ...], suited: bool, bonus_rank: int) -> int:
+    """Value of a row of real cards (no jokers), given as sorted rank indices.
+
+    ``suited``: all five cards are of one suit (two equal ranks are then two identical
+    cards: a paired flush).  ``bonus_rank``: the Bonus rank (``bonus``), or -1.
+    """
+    counts = {r: ranks.count(r) for r in set(ranks)}
+    # Groups: biggest count first, then highest rank; kickers follow highest first.
+    groups = sorted(counts.items(), key=lambda rc: (-rc[1], -rc[0]))
+    top_rank, top_count = groups[0]
+    by_group = tuple(r for r, n in groups for _ in range(n))  # e.g. 9 9 9 K 4
+
+    def with_bonus(plain: str, bonus: str) -> int:
+        return C[bonus] if top_rank == bonus_rank else C[plain]
+
+    if len(ranks) == 3:                     # a Front: no straights, no flushes
+        if top_count == 3:
+            return make_value(with_bonus("trips", "bonus_trips"), (top_rank + 1,))
+        if top_count == 2:
+            return make_value(C["pair"], _ranks_digits((top_rank, groups[1][0])))
+        return make_value(C["high_card"], _ranks_digits(by_group))
+
+    distinct_desc = tuple(sorted(counts, reverse=True))
+    straight = _straight_top(distinct_desc)
+    if top_count == 5:
+        return make_value(C["natural_five"], (top_rank + 1,))
+    if suited:
+        # One suit can hold a card at most twice (two spade sets; a joker copying a
+        # card), so a suited row is a straight flush, a paired flush or a flush.
+        if straight is not None:
+            return make_value(C["straight_flush"], (straight + 1,))
+        pairs = [r for r, n in groups if n == 2]
+        if pairs:
+            singles = [r for r, n in groups if n == 1]
+            return make_value(C["paired_flush"], (len(pairs),) + _ranks_digits(pairs + singles))
+        return make_value(C["flush"], _ranks_digits(distinct_desc))
+    if top_count == 4:
+        return make_value(with_bonus("quads", "bonus_quads"),
+                          _ranks_digits((top_rank, groups[1][0])))
+    if top_count == 3 and groups[1][1] == 2:
+        return make_value(with_bonus("full_house", "bonus_full_house"),
+                          _ranks_digits((top_rank, groups[1][0])))
+    if straight is not None:
+        return make_value(C["straight"], (straight + 1,))
+    if top_count == 3:
+        return make_value(with_bonus("trips", "bonus_trips"),
+                          _ranks_digits((top_rank,) + tuple(r for r, _ in groups[1:])))
+    if top_count == 2 and groups[1][1] == 2:
+        return make_value(C["two_pair"], _ranks_digits((top_rank, groups[1][0], groups[2][0])))
+    if top_count == 2:
+        return make_value(C["pair"], _ranks_digits((top_rank,) + tuple(r for r, _ in groups[1:])))
+    return make_value(C["high_card"], _ranks_digits(distinct_desc))
+
+
+def best_value(real_ranks: tuple[int, ...], jokers: int, suited: bool, bonus_rank: int) -> int:
+    """Value of a row: the best over every replacement of each joker (RULINGS §3).
+
+    ``real_ranks``: sorted ranks of the real cards; ``suited``: they all share one suit.
+    A joker may become any rank of any suit provided no card then appears more than
+    twice in the row.  Off-suit it cannot make a flush, so the row is the better of
+    (a) every joker off-suit, valued by ranks only -- a rank has eight places (four suits,
+    twice each), more than a row's five cards, so ranks alone never break the limit -- and (b), for a suited row, every joker in the suit, each rank at
+    most twice.  Five of a kind made with a joker is a joker five; three jokers in a Front
+    are joker trips.
+    """
+    n = len(real_ranks) + jokers
+    if n == 3 and jokers == 3:
+        return make_value(C["joker_trips"])
+    best = -1
+    for extra in itertools.combinations_with_replacement(range(13), jokers):
+        ranks = tuple(sorted(real_ranks + extra))
+        best = max(best, natural_value(ranks, False, bonus_rank))
+        if suited and n == 5 and max(ranks.count(r) for r in set(ranks)) <= MAX_COPIES_OF_A_CARD:
+            best = max(best, natural_value(ranks, True, bonus_rank))
+    if jokers and value_category(best) == C["natural_five"]:
+        best = make_value(C["joker_five"], value_digits(best)[:1])
+    return best
+
+
+def _rank_multisets(size: int, max_count: int):
+    for ranks in itertools.combinations_with_replacement(range(13), size):
+        if size == 0 or max(ranks.count(r) for r in set(ranks)) <= max_count:
+            yield ranks
+
+
+def _build(rules: RuleSet, bonus_rank: int) -> RowTables:
+    copies = 3 + rules.spade_copies           # copies of each rank in the deck
+    if bonus_rank >= 0:
+        copies -= 1                           # one card of the Bonus rank is cut
+    jokers = rules.jokers
+    entries5: list[tuple[int, int, int, int]] = []   # (suited, jokers, key sum, value)
+    entries3: list[tuple[int, int, int]] = []
+    for j in range(jokers + 1):
+        for ranks in _rank_multisets(5 - j, copies):
+            key = sum(RANK_KEYS[r] for r in ranks)
+            entries5.append((0, j, key, best_value(ranks, j, False, bonus_rank)))
+            if max((ranks.count(r) for r in set(ranks)), default=0) <= rules.spade_copies:
+                entries5.append((1, j, key, best_value(ranks, j, True, bonus_rank)))
+        for ranks in _rank_multisets(3 - j, copies):
+            key = sum(RANK_KEYS[r] for r in ranks)
+            entries3.append((j, key, best_value(ranks, j, False, bonus_rank)))
+
+    values = np.array(sorted({e[-1] for e in entries5} | {e[-1] for e in entries3}), np.int64)
+    ordinal = {int(v): i + 1 for i, v in enumerate(values)}
+    assert len(values) < 2 ** 16
+    ord5 = np.zeros((2, jokers + 1, SPAN5), np.uint16)
+    for suited, j, key, v in entries5:
+        assert ord5[suited, j, key] == 0, "rank keys must not collide"
+        ord5[suited, j, key] = ordinal[v]
+    ord3 = np.zeros((jokers + 1, SPAN3), np.uint16)
+    for j, key, v in entries3:
+        ord3[j, key] = ordinal[v]
+
+    card_key = np.zeros(N_CODES, np.int32)
+    card_joker = np.zeros(N_CODES, np.int32)
+    card_suit_bit = np.zeros(N_CODES, np.int32)
+    for code in range(N_CODES):
+        if code >= FIRST_JOKER:
+            card_joker[code] = 1
+        else:
+            card_key[code] = RANK_KEYS[code_rank(code)]
+            card_suit_bit[code] = 1 << code_suit(code)
+    return RowTables(card_key, card_joker, card_suit_bit, ord5, ord3,
+                     np.concatenate([[-1], values]).astype(np.int32))
+
+
+def _cache_dir() -> Optional[Path]:
+    """Where built tables are kept between processes (SOLVER_CACHE_DIR, or the user's
+    cache folder); None when SOLVER_CACHE_DIR is set empty."""
+    configured = os.environ.get("SOLVER_CACHE_DIR")
+    if configured is not None:
+        return Path(configured) if configured else None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "chinese-poker-solver"
+
+
+@functools.lru_cache(maxsize=None)
+def _source_digest() -> str:
+    # Tables are a pure function of this module's code: rebuild whenever it changes.
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=None)
+def row_tables(rules: "str | RuleSet", bonus_rank: int = -1) -> RowTables:
+    """The row tables of a rule set (and, for ``bonus``, of one Bonus rank 0..12).
+
+    Built on first use, then kept in memory and in a cache folder on disk, so a fresh
+    process loads them in milliseconds instead of rebuilding (about a second).
+    """
+    rs = _rules(rules)
+    if rs.cut_card != (bonus_rank >= 0):
+        raise ValueError(f"{rs.name}: a Bonus rank is {'required' if rs.cut_card else 'not used'}")
+    # Rule sets that differ only in scoring share one set of tables.
+    deck_id = f"s{rs.spade_copies}j{rs.jokers}b{bonus_rank}"
+    folder = _cache_dir()
+    path = folder / f"rows-{deck_id}-{_source_digest()}.npz" if folder else None
+    if path is not None and path.exists():
+        try:
+            with np.load(path) as data:
+                return RowTables(*(data[name] for name in RowTables._fields))
+        except (OSError, ValueError, KeyError):
+            pass                                    # a damaged file: rebuild it
+    tables = _build(rs, bonus_rank)
+    if path is not None:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
+            np.savez_compressed(tmp, **tables._asdict())
+            os.replace(tmp, path)
+        except OSError:
+            pass                                    # a read-only home: memory only
+    return tables

@@ -1,0 +1,64 @@
+import pytest
+
+import solver
+from solver.cards import deck_codes, mask_to_codes, parse_codes, to_codes
+
+
+def test_notation_variants_parse_to_the_canonical_form():
+    mask = solver.parse_cards("as 10d 2♣, Jk x JK", "joker")
+    assert solver.format_cards(mask) == "As Td 2c Jk Jk Jk"
+    assert solver.format_cards(solver.parse_cards("Q♥ 9♦", "pagat")) == "Qh 9d"
+
+
+def test_two_spades_are_two_physical_cards_in_the_extra_spade_decks():
+    codes = parse_codes("As As", "joker")
+    assert codes == [12, 64]
+    assert solver.format_cards(codes) == "As As"
+    assert len(mask_to_codes(solver.parse_cards("As As Ks Ks", "bonus"))) == 4
+
+
+@pytest.mark.parametrize("text, rule_set, message", [
+    ("Ah Ah", "joker", "duplicate card 'Ah'"),
+    ("As As As", "joker", "duplicate card 'As'"),
+    ("As As", "pagat", "duplicate card 'As'"),
+    ("Kd Kd", "classic", "duplicate card 'Kd'"),
+    ("Jk", "pagat", "joker 'Jk'"),
+    ("Jk", "bonus", "joker 'Jk'"),
+    ("Jk Jk Jk X", "joker", "joker 'X'"),
+    ("Zz", "joker", "unknown card 'Zz'"),
+    ("1s", "pagat", "unknown card '1s'"),
+    ("Ax", "pagat", "unknown card 'Ax'"),
+])
+def test_bad_cards_raise_naming_the_card(text, rule_set, message):
+    with pytest.raises(ValueError, match=message):
+        solver.parse_cards(text, rule_set)
+
+
+def test_unknown_rule_set_lists_the_valid_names():
+    with pytest.raises(ValueError, match="unknown rule set 'poker'.*'joker'.*'pagat'"):
+        solver.rules("poker")
+
+
+def test_rule_sets_hold_the_seed_numbers():
+    joker, bonus = solver.rules("joker"), solver.rules("bonus")
+    assert (joker.deck_size, joker.cards_dealt, joker.discards) == (68, 17, 4)
+    assert (bonus.deck_size, bonus.cards_dealt, bonus.discards) == (65, 16, 3)
+    assert solver.rules("pagat").deck_size == solver.rules("classic").deck_size == 52
+    assert (joker.home_run_units, bonus.home_run_units) == (3, 2)
+    mid = solver.rules("joker").row_bonus[1]
+    assert mid[solver.CATEGORIES.index("natural_five")] == 12    # not the old +7
+    assert solver.rules("classic:mandarin").foul_penalty == 4
+    assert solver.rules("classic").automatic_wins["dragon"] == 13
+    assert len(deck_codes("joker")) == 68 and len(deck_codes("bonus")) == 65
+    with pytest.raises(Exception):
+        joker.jokers = 2   # immutable
+
+
+def test_codes_are_checked_against_the_deck():
+    with pytest.raises(ValueError, match="second 'As'"):
+        to_codes([64], "pagat")
+    with pytest.raises(ValueError, match="no jokers"):
+        to_codes([65], "classic")
+    with pytest.raises(ValueError, match="duplicate card code"):
+        to_codes([3, 3], "joker")
+    assert to_codes(["As", "As"], "joker") == [12, 64]
