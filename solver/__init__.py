@@ -6,15 +6,17 @@ Public API (see README.md for a tour):
 * rule sets: :func:`rules`, :data:`RULE_SET_NAMES`, :data:`CATEGORIES`
 * rows: :func:`row_value`, :func:`is_legal`, :func:`evaluate_rows`
 * settlement: :func:`settle`, :func:`automatic_win`
+* the solver: :func:`solve` (a :class:`Solution`), :func:`sample_opponents`
 """
 from .autowin import AutomaticWin, automatic_win
 from .cards import format_cards, parse_cards
 from .rows import RowValue, evaluate_rows, is_legal, row_value
 from .rules import CATEGORIES, RULE_SET_NAMES, RuleSet, rules
 from .settle import PairResult, Settlement, settle
+from .solve import Alternative, Solution, sample_opponents, solve
 
 __all__ = sorted([
-    "AutomaticWin", "CATEGORIES", "PairResult", "RULE_SET_NAMES", "RowValue", "RuleSet",
-    "Settlement", "automatic_win", "evaluate_rows", "format_cards", "is_legal",
-    "parse_cards", "row_value", "rules", "settle",
+    "Alternative", "AutomaticWin", "CATEGORIES", "PairResult", "RULE_SET_NAMES", "RowValue",
+    "RuleSet", "Settlement", "Solution", "automatic_win", "evaluate_rows", "format_cards",
+    "is_legal", "parse_cards", "row_value", "rules", "sample_opponents", "settle", "solve",
 ])

@@ -53,45 +53,72 @@ def pack_params(rules: RuleSet) -> np.ndarray:
     return p
 
 
-@njit
+@njit(inline="always")
 def row_bonus(params, row, value):
     """Units of the bonus table for a row won with this value (0 if none)."""
     return params[P_BONUS + row * N_CATEGORIES + (value >> CATEGORY_SHIFT)]
 
 
-@njit
+# Notes for the kernels below: chains of Python ``and``/``or`` that produce a value
+# compile to slow code in Numba, loops with early returns do not; and the small helpers
+# are inlined (``inline="always"``) because a call passing arrays costs Numba reference
+# counting that took most of seat_score's time (about 500 ns a call before, see
+# benchmarks/README.md).
+@njit(inline="always")
 def scoops(vals, a, b):
     """Seat a loses no row to seat b (ties count as not losing)."""
-    return vals[a, 0] >= vals[b, 0] and vals[a, 1] >= vals[b, 1] and vals[a, 2] >= vals[b, 2]
+    for r in range(3):
+        if vals[a, r] < vals[b, r]:
+            return False
+    return True
 
 
-@njit
+@njit(inline="always")
 def wins_all_rows(vals, a, b):
-    return vals[a, 0] > vals[b, 0] and vals[a, 1] > vals[b, 1] and vals[a, 2] > vals[b, 2]
+    for r in range(3):
+        if vals[a, r] <= vals[b, r]:
+            return False
+    return True
 
 
-@njit
+@njit(inline="always")
 def compared(fouled, auto, a, b):
     """Seats a and b compare rows: neither fouled nor declared an automatic win."""
-    return not fouled[a] and not fouled[b] and auto[a] == AUTO_NONE and auto[b] == AUTO_NONE
+    return (fouled[a] | fouled[b]) == False and (auto[a] | auto[b]) == AUTO_NONE  # noqa: E712
+
+
+@njit(inline="always")
+def home_run_bits(vals, fouled, auto, n, params):
+    """Bit ``4 * a + b`` set when seat a 'beats' seat b for home-run purposes: scoops it
+    (scoop scheme) or wins every compared row against it (mandarin); 0 otherwise.
+    Computed once per deal, so each home run is a mask test."""
+    scheme = params[P_SCHEME]
+    bits = 0
+    if scheme == SCHEME_SCOOP:
+        for a in range(n):
+            for b in range(n):
+                if a != b and scoops(vals, a, b):
+                    bits |= 1 << (4 * a + b)
+    elif scheme == SCHEME_MANDARIN and n == 4:
+        for a in range(n):
+            for b in range(n):
+                if a != b and compared(fouled, auto, a, b) and wins_all_rows(vals, a, b):
+                    bits |= 1 << (4 * a + b)
+    return bits
+
+
+@njit(inline="always")
+def home_run_of(bits, n, a):
+    """Seat a beats every other seat (see :func:`home_run_bits`); never with n < 2."""
+    others = ((1 << n) - 1) & ~(1 << a)
+    return n > 1 and ((bits >> (4 * a)) & others) == others
 
 
 @njit
 def home_run(vals, fouled, auto, n, a, params):
     """Seat a scoops (scoop scheme) or wins every row against (mandarin) every other seat;
     in mandarin only with four seats, and only against seats whose rows are compared."""
-    scheme = params[P_SCHEME]
-    if scheme == SCHEME_MANDARIN and n != 4:
-        return False
-    for b in range(n):
-        if b == a:
-            continue
-        if scheme == SCHEME_SCOOP:
-            if not scoops(vals, a, b):
-                return False
-        elif not (compared(fouled, auto, a, b) and wins_all_rows(vals, a, b)):
-            return False
-    return True
+    return home_run_of(home_run_bits(vals, fouled, auto, n, params), n, a)
 
 
 @njit
@@ -117,7 +144,15 @@ def _mandarin_side(vals, a, b, multiplier, params):
     return points * multiplier + bonus
 
 
-@njit
+@njit(inline="always")
+def _automatic_win_units(params, code):
+    # (A conditional expression here made every call of pair_score ten times slower.)
+    if code == AUTO_DRAGON:
+        return params[P_AUTO_DRAGON_UNITS]
+    return params[P_AUTO_PLAIN_UNITS]
+
+
+@njit(inline="always")
 def pair_score(vals, fouled, auto, n, a, b, hr_a, hr_b, params):
     """Units seat a wins from seat b (negative: pays), home-run extras excluded for the
     scoop scheme (see :func:`seat_score`); ``hr_a``/``hr_b``: home_run() of each."""
@@ -135,9 +170,9 @@ def pair_score(vals, fouled, auto, n, a, b, hr_a, hr_b, params):
         if auto[a] == auto[b]:
             return 0
         if auto[a] > auto[b]:
-            return params[P_AUTO_DRAGON_UNITS] if auto[a] == AUTO_DRAGON else params[P_AUTO_PLAIN_UNITS]
-        return -(params[P_AUTO_DRAGON_UNITS] if auto[b] == AUTO_DRAGON else params[P_AUTO_PLAIN_UNITS])
-    if fouled[a] and fouled[b]:
+            return _automatic_win_units(params, auto[a])
+        return -_automatic_win_units(params, auto[b])
+    if fouled[a] & fouled[b]:
         return 0
     if scheme == SCHEME_ROWS:            # a foul loses every row to a valid hand
         if fouled[a]:
@@ -178,16 +213,15 @@ def pair_score(vals, fouled, auto, n, a, b, hr_a, hr_b, params):
 @njit
 def seat_score(vals, fouled, auto, n, a, params):
     """Units seat ``a`` wins in a deal of ``n`` seats (rows ``vals[:n]``)."""
-    scheme = params[P_SCHEME]
-    needs_home_runs = scheme == SCHEME_SCOOP or scheme == SCHEME_MANDARIN
-    hr_a = needs_home_runs and home_run(vals, fouled, auto, n, a, params)
+    bits = home_run_bits(vals, fouled, auto, n, params)
+    hr_a = home_run_of(bits, n, a)
     total = 0
     for b in range(n):
         if b == a:
             continue
-        hr_b = needs_home_runs and home_run(vals, fouled, auto, n, b, params)
+        hr_b = home_run_of(bits, n, b)
         total += pair_score(vals, fouled, auto, n, a, b, hr_a, hr_b, params)
-        if scheme == SCHEME_SCOOP:       # a home run: more units from each scooped seat
+        if params[P_SCHEME] == SCHEME_SCOOP:   # a home run: more from each scooped seat
             total += params[P_HOME_RUN] * (int(hr_a) - int(hr_b))
     return total
 

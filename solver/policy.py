@@ -1,0 +1,142 @@
+"""Opponent policies: how each sampled opponent sets its hand (jitted, fast).
+
+The default policy, :func:`field_policy`, is a real setter.  It builds a short list of
+sensible candidates -- for each of the strongest Back categories the hand can make, the
+strongest Back of that category; with it, for each of the strongest Middle categories the
+remaining cards can make (no stronger than the Back), the strongest such Middle; and the
+strongest Front below that Middle -- and keeps the one that scores best, under the rule
+set's own settlement core, against a *reference field*: a few deals' worth of opponent
+settings learned by self-play (:mod:`solver.policy_training`, shipped in
+``solver/data/``).  Weakening the Back to save a Middle, or the Middle to keep a pair in
+the Front, is thus judged by what such a move earns against realistic rows, bonuses and
+scoops included.
+
+:func:`strongest_back_first` is the simple baseline: the strongest Back, then the
+strongest Middle and Front of what is left (always legal).
+"""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import numpy as np
+
+from ._jit import njit
+from .rules import RuleSet
+from .scoring import seat_score
+from .search import five_subsets, three_subsets
+from .tables import CATEGORY_SHIFT
+
+DATA = Path(__file__).parent / "data"
+BACK_CATEGORIES = 3      # Back candidates: the strongest of each of this many categories
+MIDDLE_CATEGORIES = 3    # Middle candidates per Back, likewise
+
+
+@njit
+def _best_front_below(masks3, ords3, used, cap):
+    """Index of the strongest 3-subset disjoint from ``used`` with ordinal < cap, or -1."""
+    best = -1
+    best_ord = -1
+    for i in range(ords3.shape[0]):
+        if masks3[i] & used == 0 and ords3[i] < cap and ords3[i] > best_ord:
+            best_ord = ords3[i]
+            best = i
+    return best
+
+
+@njit
+def _best_by_category(masks5, ords5, cats5, used, cap, out_idx):
+    """For each category, the strongest 5-subset disjoint from ``used`` with ordinal <=
+    cap (index into masks5, or -1); fills out_idx[16]."""
+    out_idx[:] = -1
+    for i in range(ords5.shape[0]):
+        o = ords5[i]
+        if masks5[i] & used or o > cap:
+            continue
+        c = cats5[i]
+        if out_idx[c] == -1 or ords5[out_idx[c]] < o:
+            out_idx[c] = i
+
+
+@njit
+def strongest_back_first(codes, t):
+    """(front, middle, back) position masks: the strongest Back, then Middle, then Front."""
+    masks5, ords5 = five_subsets(codes, t)
+    masks3, ords3 = three_subsets(codes, t)
+    b = np.argmax(ords5)
+    m = -1
+    for i in range(ords5.shape[0]):
+        if masks5[i] & masks5[b] == 0 and (m == -1 or ords5[i] > ords5[m]):
+            m = i
+    f = _best_front_below(masks3, ords3, masks5[b] | masks5[m], 1 << 30)
+    return masks3[f], masks5[m], masks5[b]
+
+
+@njit
+def field_policy(codes, t, params, field, n_seats):
+    """(front, middle, back) position masks chosen against the reference ``field``
+    (an (R, n_seats - 1, 3) array of opponents' row values); see the module docstring."""
+    masks5, ords5 = five_subsets(codes, t)
+    masks3, ords3 = three_subsets(codes, t)
+    cats5 = t.values[ords5] >> CATEGORY_SHIFT
+    backs = np.empty(16, np.int64)
+    middles = np.empty(16, np.int64)
+    _best_by_category(masks5, ords5, cats5, 0, 1 << 30, backs)
+    vals = np.empty((n_seats, 3), np.int32)
+    fouled = np.zeros(n_seats, np.bool_)
+    auto = np.zeros(n_seats, np.int8)
+    best_score = -(1 << 60)
+    best = (np.int64(0), np.int64(0), np.int64(0))
+    n_back = 0
+    for cb in range(15, -1, -1):
+        b = backs[cb]
+        if b == -1:
+            continue
+        n_back += 1
+        if n_back > BACK_CATEGORIES:
+            break
+        _best_by_category(masks5, ords5, cats5, masks5[b], ords5[b], middles)
+        n_mid = 0
+        for cm in range(15, -1, -1):
+            m = middles[cm]
+            if m == -1:
+                continue
+            n_mid += 1
+            if n_mid > MIDDLE_CATEGORIES:
+                break
+            f = _best_front_below(masks3, ords3, masks5[b] | masks5[m], ords5[m])
+            if f == -1:
+                continue
+            vals[0, 0] = t.values[ords3[f]]
+            vals[0, 1] = t.values[ords5[m]]
+            vals[0, 2] = t.values[ords5[b]]
+            score = 0
+            for r in range(field.shape[0]):
+                for s in range(1, n_seats):
+                    for k in range(3):
+                        vals[s, k] = field[r, s - 1, k]
+                score += seat_score(vals, fouled, auto, n_seats, 0, params)
+            if score > best_score:
+                best_score = score
+                best = (masks3[f], masks5[m], masks5[b])
+    if best_score == -(1 << 60):
+        return strongest_back_first(codes, t)
+    return best
+
+
+def field_name(rules: RuleSet, n_seats: int) -> str:
+    return f"field-{rules.name.replace(':', '-')}-{n_seats}seats.npy"
+
+
+@functools.lru_cache(maxsize=None)
+def reference_field(rules: RuleSet, n_seats: int) -> np.ndarray:
+    """The shipped self-play field of a rule set and seat count, an (R, n_seats - 1, 3)
+    int32 array of row values; rebuilt by ``python -m solver.policy_training``.
+
+    Row values are those of the rule set's tables with no Bonus rank (``bonus`` fields
+    are trained with a random cut card per deal, so bonus categories appear in them)."""
+    path = DATA / field_name(rules, n_seats)
+    if not path.exists():
+        raise FileNotFoundError(f"no reference field for {rules.name} with {n_seats} seats "
+                                f"({path.name}); run python -m solver.policy_training")
+    return np.load(path)

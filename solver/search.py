@@ -1,0 +1,280 @@
+"""Exact search over every arrangement of 13 of a hand's cards (jitted).
+
+A hand of ``n`` cards (13, 16 or 17) is addressed by *positions* 0..n-1; a subset is an
+``n``-bit mask of positions.  Row strength is handled as ordinals (dense, and ordered like
+values; see :mod:`solver.tables`).
+
+Why pruning by dominance is exact
+---------------------------------
+Fix the opponents' settings of every sample.  Raising one of our rows' values, while that
+row's bonus units (the rule set's bonus table entry for the row and category) do not
+drop, never lowers our score against any opponent in any scheme: a lost row can only
+turn into a tie or a win, a tie only into a win; a row we win pays the bonus of our
+category, which did not drop (Eastern pays ``max(1, bonus)``, Mandarin adds it); a row we
+lose pays the opponent's bonus, unchanged; scoops, shots and home runs we make can only
+appear, those made against us only disappear, and a foul or a declared automatic win
+elsewhere does not depend on our rows at all.  So arrangement X *dominates* Y when, row by
+row, ``value_X >= value_Y`` and ``bonus_X >= bonus_Y``; X then scores at least as much as
+Y against every sample, hence in mean.  The best legal arrangement is therefore among
+the legal arrangements that no other legal arrangement dominates, and those are all this
+module returns.  In ``bonus`` the bonus units are not monotone in strength (a Middle
+straight flush outranks bonus quads but earns 2, not 5), which is why bonus units are a
+dimension of their own and not implied by value.
+
+How the non-dominated set is found without visiting 171 million arrangements
+---------------------------------------------------------------------------------
+For each Back B, Middles M are visited strongest first among those disjoint from B with
+``M <= B``; the Front is then the strongest 3 of the remaining cards below M (every rule
+set's Front bonus grows with strength, checked by :func:`front_bonus_is_monotone`, so the
+strongest legal Front dominates the others).  A later (weaker) M is kept only if no
+earlier kept M of this B has a Front and a Middle bonus at least as good.  Finally the
+candidates of all Backs are filtered for dominance across Backs.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import njit
+from .kernels import ordinal3, ordinal5
+from .scoring import row_bonus
+
+
+@njit
+def five_subsets(codes, t):
+    """Masks and ordinals of every 5-card subset of the hand, in lexicographic order.
+
+    The rank-key sum, joker count and suit bits are built up loop by loop (the sums of
+    :func:`solver.kernels.ordinal5`, shared by every subset with the same first cards)."""
+    n = codes.shape[0]
+    count = n * (n - 1) * (n - 2) * (n - 3) * (n - 4) // 120
+    masks = np.empty(count, np.int64)
+    ords = np.empty(count, np.int64)
+    key = t.card_key[codes]
+    jok = t.card_joker[codes]
+    bit = t.card_suit_bit[codes]
+    k = 0
+    for a in range(n):
+        ka, ja, sa, ma = key[a], jok[a], bit[a], 1 << a
+        for b in range(a + 1, n):
+            kb, jb, sb, mb = ka + key[b], ja + jok[b], sa | bit[b], ma | (1 << b)
+            for c in range(b + 1, n):
+                kc, jc, sc, mc = kb + key[c], jb + jok[c], sb | bit[c], mb | (1 << c)
+                for d in range(c + 1, n):
+                    kd, jd, sd, md = kc + key[d], jc + jok[d], sc | bit[d], mc | (1 << d)
+                    for e in range(d + 1, n):
+                        suits = sd | bit[e]
+                        suited = 1 if (suits & (suits - 1)) == 0 else 0
+                        masks[k] = md | (1 << e)
+                        ords[k] = t.ord5[suited, jd + jok[e], kd + key[e]]
+                        k += 1
+    return masks, ords
+
+
+@njit
+def three_subsets(codes, t):
+    """Masks and ordinals of every 3-card subset of the hand."""
+    n = codes.shape[0]
+    count = n * (n - 1) * (n - 2) // 6
+    masks = np.empty(count, np.int64)
+    ords = np.empty(count, np.int64)
+    k = 0
+    for a in range(n):
+        for b in range(a + 1, n):
+            for c in range(b + 1, n):
+                masks[k] = (1 << a) | (1 << b) | (1 << c)
+                ords[k] = ordinal3(codes[a], codes[b], codes[c], t)
+                k += 1
+    return masks, ords
+
+
+@njit
+def _remaining_fronts(codes, t, size):
+    """For every ``size``-subset R of positions (the cards a Back and Middle leave), the
+    ordinals and masks of R's 3-card Fronts, strongest first.
+
+    Returns (index of R by mask, ordinals[n_R, C], masks[n_R, C])."""
+    n = codes.shape[0]
+    n_fronts = size * (size - 1) * (size - 2) // 6
+    index = np.full(1 << n, -1, np.int32)
+    n_sets = 1
+    for i in range(size):
+        n_sets = n_sets * (n - i) // (i + 1)
+    ords = np.empty((n_sets, n_fronts), np.int64)
+    masks = np.empty((n_sets, n_fronts), np.int64)
+    pos = np.empty(size, np.int64)
+    tmp_o = np.empty(n_fronts, np.int64)
+    tmp_m = np.empty(n_fronts, np.int64)
+    r = (1 << size) - 1                      # Gosper's hack walks every size-subset
+    k = 0
+    while r < (1 << n):
+        index[r] = k
+        p = 0
+        for i in range(n):
+            if r >> i & 1:
+                pos[p] = i
+                p += 1
+        j = 0
+        for x in range(size):
+            for y in range(x + 1, size):
+                for z in range(y + 1, size):
+                    tmp_o[j] = ordinal3(codes[pos[x]], codes[pos[y]], codes[pos[z]], t)
+                    tmp_m[j] = (1 << pos[x]) | (1 << pos[y]) | (1 << pos[z])
+                    j += 1
+        order = np.argsort(-tmp_o, kind="mergesort")
+        for j in range(n_fronts):
+            ords[k, j] = tmp_o[order[j]]
+            masks[k, j] = tmp_m[order[j]]
+        k += 1
+        low = r & -r
+        ripple = r + low
+        r = (((ripple ^ r) >> 2) // low) | ripple
+    return index, ords, masks
+
+
+@njit
+def _dominated(kept, n_kept, cand):
+    """Whether a kept row (any of kept[:n_kept]) is >= cand in every column."""
+    for i in range(n_kept):
+        ok = True
+        for c in range(cand.shape[0]):
+            if kept[i, c] < cand[c]:
+                ok = False
+                break
+        if ok:
+            return True
+    return False
+
+
+@njit
+def _doubled(a):
+    """A copy of a 2-D array with twice the rows (callers grow only when full: a call
+    per append would cost more than the search itself)."""
+    b = np.empty((2 * a.shape[0], a.shape[1]), a.dtype)
+    b[:a.shape[0]] = a
+    return b
+
+
+@njit
+def _candidates_of_back(pb, full, sorted_masks, sorted_ords, first, bonus5_m, bonus5_b,
+                        later_bonus_m, r_index, r_ords, r_masks, masks3, ords3, kept, cand,
+                        n_cand):
+    """Append to ``cand`` the (Back pb, Middle, Front) arrangements not dominated by
+    another with the same Back; return the new count, or -1 when an array is full."""
+    n5 = sorted_ords.shape[0]
+    n_fronts = r_ords.shape[1]
+    mb = sorted_masks[pb]
+    # The strongest Front any Middle could leave with this Back.
+    front_bound = 0
+    for i in range(ords3.shape[0]):
+        if masks3[i] & mb == 0 and ords3[i] > front_bound:
+            front_bound = ords3[i]
+    probe = np.empty(2, np.int64)
+    n_kept = 0
+    for pm in range(first[pb], n5):
+        mm = sorted_masks[pm]
+        if mm & mb:
+            continue
+        om = sorted_ords[pm]
+        ri = r_index[full ^ mb ^ mm]
+        probe[0] = bonus5_m[pm]
+        probe[1] = r_ords[ri, 0]              # an upper bound of this Middle's Front
+        if _dominated(kept, n_kept, probe):
+            continue
+        j = 0
+        while j < n_fronts and r_ords[ri, j] >= om:
+            j += 1
+        if j == n_fronts:
+            continue                          # no legal Front below this Middle
+        probe[1] = r_ords[ri, j]
+        if _dominated(kept, n_kept, probe):
+            continue
+        if n_kept == kept.shape[0] or n_cand == cand.shape[0]:
+            return -1
+        kept[n_kept, 0] = probe[0]
+        kept[n_kept, 1] = probe[1]
+        n_kept += 1
+        cand[n_cand, 0] = sorted_ords[pb]
+        cand[n_cand, 1] = bonus5_b[pb]
+        cand[n_cand, 2] = om
+        cand[n_cand, 3] = probe[0]
+        cand[n_cand, 4] = probe[1]
+        cand[n_cand, 5] = mb
+        cand[n_cand, 6] = mm
+        cand[n_cand, 7] = r_masks[ri, j]
+        n_cand += 1
+        if probe[1] == front_bound and probe[0] >= later_bonus_m[pm]:
+            break                             # every later Middle is dominated
+    return n_cand
+
+
+@njit
+def nondominated_arrangements(codes, t, params):
+    """Every legal arrangement of 13 of ``codes`` that no other legal one dominates.
+
+    Returns ``(masks, ords)``: masks[i] = (front, middle, back) position masks and
+    ords[i] = their ordinals, strongest Back first.
+    """
+    n = codes.shape[0]
+    full = (1 << n) - 1
+    masks5, ords5 = five_subsets(codes, t)
+    n5 = ords5.shape[0]
+    order = np.argsort(-ords5, kind="mergesort")
+    sorted_ords = ords5[order]
+    # first[p]: the first sorted position whose ordinal equals sorted_ords[p], so a scan
+    # from there visits exactly the subsets no stronger than subset p.
+    first = np.empty(n5, np.int64)
+    for p in range(n5):
+        first[p] = p if p == 0 or sorted_ords[p] != sorted_ords[p - 1] else first[p - 1]
+    sorted_masks = masks5[order]
+    bonus5_m = np.empty(n5, np.int64)
+    bonus5_b = np.empty(n5, np.int64)
+    for p in range(n5):
+        v = t.values[sorted_ords[p]]
+        bonus5_m[p] = row_bonus(params, 1, v)
+        bonus5_b[p] = row_bonus(params, 2, v)
+    # later_bonus_m[p]: the best Middle bonus at sorted position p or after.
+    later_bonus_m = bonus5_m.copy()
+    for p in range(n5 - 2, -1, -1):
+        later_bonus_m[p] = max(later_bonus_m[p], later_bonus_m[p + 1])
+    r_index, r_ords, r_masks = _remaining_fronts(codes, t, n - 10)
+    masks3, ords3 = three_subsets(codes, t)
+
+    # Candidates: columns back ord, back bonus, middle ord, middle bonus, front ord, then
+    # back/middle/front masks.
+    cand = np.empty((4096, 8), np.int64)
+    kept = np.empty((64, 2), np.int64)       # per Back: (middle bonus, front ord)
+    n_cand = 0
+    for pb in range(n5):
+        while True:
+            done = _candidates_of_back(pb, full, sorted_masks, sorted_ords, first, bonus5_m,
+                                       bonus5_b, later_bonus_m, r_index, r_ords, r_masks,
+                                       masks3, ords3, kept, cand, n_cand)
+            if done >= 0:
+                n_cand = done
+                break
+            # Out of room: grow and redo this Back.  (Growing inside the hot loop, by
+            # reassigning the arrays there, slows Numba's loop several times over.)
+            cand = _doubled(cand)
+            kept = _doubled(kept)
+    cand = cand[:n_cand]
+    # Across Backs: strongest (back, middle, front) first, so a dominating candidate is
+    # always met before the ones it dominates.
+    key = (cand[:, 0] << 32) | (cand[:, 2] << 16) | cand[:, 4]
+    order = np.argsort(-key, kind="mergesort")
+    final = np.empty((n_cand, 5), np.int64)
+    n_final = 0
+    out_masks = np.empty((n_cand, 3), np.int64)
+    out_ords = np.empty((n_cand, 3), np.int64)
+    for i in order:
+        row = cand[i, :5]
+        if _dominated(final, n_final, row):
+            continue
+        final[n_final] = row
+        out_masks[n_final, 0] = cand[i, 7]
+        out_masks[n_final, 1] = cand[i, 6]
+        out_masks[n_final, 2] = cand[i, 5]
+        out_ords[n_final, 0] = cand[i, 4]
+        out_ords[n_final, 1] = cand[i, 2]
+        out_ords[n_final, 2] = cand[i, 0]
+        n_final += 1
+    return out_masks[:n_final], out_ords[:n_final]

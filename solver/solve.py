@@ -1,0 +1,421 @@
+"""The solver: the legal arrangement with the best mean score against sampled opponents.
+
+``solve`` samples the unseen cards into the opponents' hands (seeded), lets each opponent
+set its hand with the policy, finds every legal arrangement of 13 of the solver's cards
+that no other dominates (:mod:`solver.search`, where the argument that this is exact is
+written out) and scores each of those against every sample with the settlement core.
+The answer is exact for its samples: no legal arrangement of any 13 of the cards scores a
+higher mean against the same opponent settings.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Callable, Optional, Sequence
+
+import numpy as np
+
+from . import scoring
+from ._jit import njit
+from .autowin import KIND_DRAGON, KIND_NAMES, auto_code, automatic_win_kind
+from .kernels import ordinal3, ordinal5
+from .scoring import AUTO_DRAGON, AUTO_PLAIN
+from .cards import CardsLike, card_name, deck_codes, format_cards, parse_codes, to_codes
+from .policy import field_policy, reference_field
+from .rows import _value_of_codes, tables_for
+from .rules import ROWS, SCHEME_SCOOP, RuleSet, rules as _rules
+from .search import nondominated_arrangements
+from .settle import _seat_codes
+
+Policy = Callable[[str, RuleSet, Optional[str]], Sequence]
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """Another non-dominated arrangement and its mean score."""
+    front: str
+    middle: str
+    back: str
+    ev: float
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The best arrangement found by :func:`solve`, with its statistics.
+
+    Probabilities are over samples (and, per opponent, over that opponent's seat).  A
+    *scoop* is losing no row to that opponent in ``joker``/``bonus`` and winning every row
+    against it elsewhere; ``p_scooped`` likewise from the opponent's side.
+    """
+    rules: str
+    front: str
+    middle: str
+    back: str
+    discards: str
+    ev: float
+    stderr: float
+    samples: int
+    p_scoop: tuple[float, ...]
+    p_scooped: tuple[float, ...]
+    p_home_run: float
+    row_rates: dict           # row -> (win, tie, loss) rates against one opponent
+    bonus_units: float        # mean bonus-table units won minus paid
+    alternatives: tuple[Alternative, ...]
+    candidates: int           # non-dominated legal arrangements scored
+    automatic_win: Optional[str] = None
+    declare: Optional[bool] = None
+    ev_declare: Optional[float] = None
+
+    def __str__(self) -> str:
+        lines = [f"{self.rules}: best setting over {self.samples} samples "
+                 f"(exact among {self.candidates} non-dominated arrangements)",
+                 f"  front  {self.front}", f"  middle {self.middle}", f"  back   {self.back}"]
+        if self.discards:
+            lines.append(f"  discard {self.discards}")
+        lines.append(f"  EV {self.ev:+.3f} ± {self.stderr:.3f} units")
+        lines.append("  scoop " + " ".join(f"{p:.1%}" for p in self.p_scoop)
+                     + "   scooped " + " ".join(f"{p:.1%}" for p in self.p_scooped)
+                     + f"   home run {self.p_home_run:.1%}")
+        for row, (w, t, l) in self.row_rates.items():
+            lines.append(f"  {row:6s} win {w:.1%} tie {t:.1%} loss {l:.1%}")
+        lines.append(f"  bonus units {self.bonus_units:+.3f}")
+        if self.automatic_win:
+            lines.append(f"  automatic win {self.automatic_win}: declare EV "
+                         f"{self.ev_declare:+.3f} -> {'DECLARE' if self.declare else 'play'}")
+        for i, alt in enumerate(self.alternatives, 1):
+            lines.append(f"  alt {i}: {alt.front} | {alt.middle} | {alt.back}  EV {alt.ev:+.3f}")
+        return "\n".join(lines)
+
+
+# --- kernels ------------------------------------------------------------------------------
+@njit
+def _positions(mask, codes):
+    out = np.empty(13, np.int64)
+    k = 0
+    for i in range(codes.shape[0]):
+        if mask >> i & 1:
+            out[k] = codes[i]
+            k += 1
+    return out[:k]
+
+
+@njit
+def _set_opponents(hands, t, params, field, n_seats, detect_auto):
+    """Row values, automatic-win codes and row position masks of every sampled opponent,
+    set by the default policy.  hands: (S, n_opp, dealt) card codes."""
+    S, n_opp = hands.shape[0], hands.shape[1]
+    vals = np.zeros((S, n_opp, 3), np.int32)
+    auto = np.zeros((S, n_opp), np.int8)
+    masks = np.zeros((S, n_opp, 3), np.int64)
+    for s in range(S):
+        for k in range(n_opp):
+            codes = hands[s, k]
+            if detect_auto:
+                kind = automatic_win_kind(codes)
+                if kind != 0:      # a sensible opponent declares it (autowin.auto_code)
+                    auto[s, k] = AUTO_DRAGON if kind == KIND_DRAGON else AUTO_PLAIN
+                    continue
+            f, m, b = field_policy(codes, t, params, field, n_seats)
+            masks[s, k, 0] = f
+            masks[s, k, 1] = m
+            masks[s, k, 2] = b
+            row = _positions(f, codes)
+            vals[s, k, 0] = t.values[ordinal3(row[0], row[1], row[2], t)]
+            for r, mask in ((1, m), (2, b)):
+                row = _positions(mask, codes)
+                vals[s, k, r] = t.values[ordinal5(row[0], row[1], row[2], row[3], row[4], t)]
+    return vals, auto, masks
+
+
+@njit
+def _score_candidates(cand_vals, our_auto, opp_vals, opp_fouled, opp_auto, params):
+    """scores[k, s]: units of arrangement k (or of declaring, when our_auto) in sample s."""
+    K, S, n_opp = cand_vals.shape[0], opp_vals.shape[0], opp_vals.shape[1]
+    n = n_opp + 1
+    out = np.empty((K, S), np.int32)
+    vals = np.empty((n, 3), np.int32)
+    fouled = np.zeros(n, np.bool_)
+    auto = np.zeros(n, np.int8)
+    auto[0] = our_auto
+    for s in range(S):
+        for j in range(n_opp):
+            fouled[j + 1] = opp_fouled[s, j]
+            auto[j + 1] = opp_auto[s, j]
+            for r in range(3):
+                vals[j + 1, r] = opp_vals[s, j, r]
+        for k in range(K):
+            for r in range(3):
+                vals[0, r] = cand_vals[k, r]
+            out[k, s] = scoring.seat_score(vals, fouled, auto, n, 0, params)
+    return out
+
+
+@njit
+def _describe(our_vals, opp_vals, opp_fouled, opp_auto, params):
+    """Counts for the Solution: per-row win/tie/loss, scoops each way per opponent, home
+    runs, and net bonus units, all from the settlement core's helpers."""
+    S, n_opp = opp_vals.shape[0], opp_vals.shape[1]
+    n = n_opp + 1
+    rows = np.zeros((3, 3), np.int64)
+    scoop = np.zeros(n_opp, np.int64)
+    scooped = np.zeros(n_opp, np.int64)
+    home_runs = 0
+    bonus = 0
+    vals = np.empty((n, 3), np.int32)
+    fouled = np.zeros(n, np.bool_)
+    auto = np.zeros(n, np.int8)
+    vals[0] = our_vals
+    scoop_scheme = params[scoring.P_SCHEME] == SCHEME_SCOOP
+    for s in range(S):
+        for j in range(n_opp):
+            vals[j + 1] = opp_vals[s, j]
+            fouled[j + 1] = opp_fouled[s, j]
+            auto[j + 1] = opp_auto[s, j]
+        if scoring.home_run(vals, fouled, auto, n, 0, params):
+            home_runs += 1
+        for j in range(1, n):
+            if not scoring.compared(fouled, auto, 0, j):
+                continue
+            for r in range(3):
+                if vals[0, r] > vals[j, r]:
+                    rows[r, 0] += 1
+                    bonus += scoring.row_bonus(params, r, vals[0, r])
+                elif vals[0, r] == vals[j, r]:
+                    rows[r, 1] += 1
+                else:
+                    rows[r, 2] += 1
+                    bonus -= scoring.row_bonus(params, r, vals[j, r])
+            if scoop_scheme:
+                scoop[j - 1] += scoring.scoops(vals, 0, j)
+                scooped[j - 1] += scoring.scoops(vals, j, 0)
+            else:
+                scoop[j - 1] += scoring.wins_all_rows(vals, 0, j)
+                scooped[j - 1] += scoring.wins_all_rows(vals, j, 0)
+    return rows, scoop, scooped, home_runs, bonus
+
+
+# --- the public function --------------------------------------------------------------------
+def _sample_hands(unseen: list[int], n_opp: int, dealt: int, samples: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    deck = np.tile(np.array(unseen, np.int64), (samples, 1))
+    deals = rng.permuted(deck, axis=1)[:, :n_opp * dealt]
+    return np.ascontiguousarray(deals.reshape(samples, n_opp, dealt))
+
+
+def _given_opponents(opponents, rs: RuleSet, cut, tables, own: list[int], n_opp: int):
+    if len(opponents) == 0:
+        raise ValueError("opponents= needs at least one sample")
+    S = len(opponents)
+    vals = np.zeros((S, n_opp, 3), np.int32)
+    fouled = np.zeros((S, n_opp), np.bool_)
+    auto = np.zeros((S, n_opp), np.int8)
+    own_text = format_cards(own)
+    for s, sample in enumerate(opponents):
+        sample = list(sample)
+        if len(sample) != n_opp:
+            raise ValueError(f"sample {s}: {len(sample)} opponent arrangements, not {n_opp}")
+        try:
+            # Validate every card of the sample together with the solver's own cards.
+            taken = set(parse_codes(own_text, rs))
+            if rs.cut_card:
+                taken |= set(parse_codes(cut, rs, taken)) if isinstance(cut, str) else set()
+            for j, arrangement in enumerate(sample):
+                if isinstance(arrangement, str) or len(arrangement) not in (3, 4):
+                    raise ValueError(f"opponent {j}: an arrangement is (front, middle, back)")
+                declares = len(arrangement) == 4
+                if declares and (arrangement[3] != "declare" or not rs.automatic_wins):
+                    raise ValueError(f"opponent {j}: a fourth item can only be 'declare', in "
+                                     f"a rule set with automatic wins")
+                rows = []
+                hand = []
+                for name, size, cards in zip(ROWS, (3, 5, 5), arrangement[:3]):
+                    text = cards if isinstance(cards, str) else format_cards(to_codes(cards, rs))
+                    try:
+                        codes = parse_codes(text, rs, taken)
+                    except ValueError as e:
+                        raise ValueError(f"opponent {j} {name}: {e}") from None
+                    if len(codes) != size:
+                        raise ValueError(f"opponent {j}: the {name} has {size} cards, "
+                                         f"not {len(codes)}")
+                    rows.append(_value_of_codes(codes, tables))
+                    hand += codes
+                if declares:
+                    kind = int(automatic_win_kind(np.array(hand, np.int64)))
+                    if kind == 0:
+                        raise ValueError(f"opponent {j}: declared an automatic win its "
+                                         f"cards do not hold")
+                    auto[s, j] = auto_code(kind)
+                    continue
+                vals[s, j] = rows
+                fouled[s, j] = not (rows[0] < rows[1] <= rows[2])
+                if fouled[s, j] and rs.scheme == SCHEME_SCOOP:
+                    raise ValueError(f"opponent {j}: fouled arrangement; the {rs.name} "
+                                     f"rule set requires Front < Middle <= Back")
+        except ValueError as e:
+            raise ValueError(f"sample {s}: {e}") from None
+    return vals, fouled, auto
+
+
+def _policy_opponents(policy: Policy, hands: np.ndarray, rs: RuleSet, cut, tables):
+    S, n_opp = hands.shape[:2]
+    vals = np.zeros((S, n_opp, 3), np.int32)
+    for s in range(S):
+        for j in range(n_opp):
+            hand = format_cards([int(c) for c in hands[s, j]])
+            rows = policy(hand, rs, cut)
+            seat = _seat_codes([rows], rs)[0]
+            given = Counter(card_name(c) for row in seat for c in row)
+            if given - Counter(card_name(int(c)) for c in hands[s, j]):
+                raise ValueError(f"policy set cards not in the hand {hand!r}: {rows!r}")
+            vals[s, j] = [_value_of_codes(row, tables) for row in seat]
+            if not (vals[s, j, 0] < vals[s, j, 1] <= vals[s, j, 2]):
+                raise ValueError(f"policy returned a fouled arrangement for {hand!r}: {rows!r}")
+    return vals
+
+
+def _prepare_hand(cards, rules, cut, players):
+    """Validated (rule set, tables, own codes, cut codes, seats) for solve-like calls."""
+    rs = _rules(rules)
+    tables = tables_for(rs, cut)
+    own = to_codes(cards, rs)
+    if len(own) != rs.cards_dealt:
+        raise ValueError(f"the {rs.name} rule set deals {rs.cards_dealt} cards, "
+                         f"not {len(own)}")
+    cut_codes: list[int] = []
+    if rs.cut_card:
+        cut_text = cut if isinstance(cut, str) else card_name(int(cut))
+        try:
+            cut_codes = parse_codes(cut_text, rs, set(parse_codes(format_cards(own), rs)))
+        except ValueError as e:
+            raise ValueError(f"the cut card {cut_text} and the hand: {e}") from None
+    n_seats = players if players is not None else rs.max_seats
+    if n_seats not in rs.seats:
+        raise ValueError(f"the {rs.name} rule set plays with "
+                         f"{' or '.join(map(str, rs.seats))} players, not {n_seats}")
+    return rs, tables, own, cut_codes, n_seats
+
+
+def _unseen_hands(rs, own, cut_codes, n_seats, samples, seed):
+    own_canonical = set(parse_codes(format_cards(own), rs))
+    unseen = [c for c in deck_codes(rs) if c not in own_canonical and c not in cut_codes]
+    return _sample_hands(unseen, n_seats - 1, rs.cards_dealt, samples, seed)
+
+
+def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = None,
+                     *, samples: int = 1000, seed: int = 0, players: Optional[int] = None):
+    """The opponents' settings :func:`solve` plays against with the same arguments and the
+    default policy: one list per sample of ``(front, middle, back)`` texts, with a fourth
+    item ``"declare"`` for an opponent declaring an automatic win (``classic``).
+
+    ``solve(cards, rules, cut, opponents=sample_opponents(...))`` gives the same answer as
+    ``solve(cards, rules, cut, ...)`` with those sampling arguments.
+    """
+    rs, tables, own, cut_codes, n_seats = _prepare_hand(cards, rules, cut, players)
+    if samples < 1:
+        raise ValueError(f"samples must be at least 1, not {samples}")
+    hands = _unseen_hands(rs, own, cut_codes, n_seats, samples, seed)
+    _, auto, masks = _set_opponents(hands, tables, rs.scoring_params(),
+                                    reference_field(rs, n_seats), n_seats,
+                                    bool(rs.automatic_wins))
+    out = []
+    for s in range(samples):
+        sample = []
+        for j in range(n_seats - 1):
+            hand = [int(c) for c in hands[s, j]]
+            if auto[s, j]:
+                sample.append((format_cards(hand[:3]), format_cards(hand[3:8]),
+                               format_cards(hand[8:13]), "declare"))
+                continue
+            sample.append(tuple(format_cards([hand[p] for p in range(len(hand))
+                                              if masks[s, j, r] >> p & 1]) for r in range(3)))
+        out.append(sample)
+    return out
+
+
+def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = None, *,
+          samples: int = 1000, seed: int = 0, players: Optional[int] = None,
+          opponents: Optional[Sequence] = None, policy: Optional[Policy] = None,
+          top: int = 5) -> Solution:
+    """The legal arrangement of 13 of ``cards`` with the best mean score (RULINGS §8).
+
+    Parameters
+    ----------
+    cards: 17 cards for ``joker``, 16 for ``bonus`` (plus ``cut``), 13 for ``pagat`` and
+        ``classic``; text, a hand bitmask or card codes.
+    samples, seed: how many deals of the unseen cards to sample, and the seed; the same
+        arguments give the same answer every time.
+    players: seats at the table (``pagat``/``classic``: 2-4; default 4).
+    opponents: instead of sampling, the opponents' settings for each sample: a sequence
+        of samples, each a sequence of ``(front, middle, back)`` (add a fourth item
+        ``"declare"`` for a declared automatic win); the EV is then the mean over exactly
+        those, with no randomness.
+    policy: a function ``(hand_text, rules, cut) -> (front, middle, back)`` setting each
+        sampled opponent's hand instead of the default :func:`solver.policy.field_policy`.
+    top: how many alternative arrangements to report.
+
+    How the answer is exact for its samples without scoring 171 million arrangements:
+    see :mod:`solver.search`.
+    """
+    rs, tables, own, cut_codes, n_seats = _prepare_hand(cards, rules, cut, players)
+    if samples < 1 and opponents is None:
+        raise ValueError(f"samples must be at least 1, not {samples}")
+    n_opp = n_seats - 1
+    params = rs.scoring_params()
+    codes = np.array(own, np.int64)
+
+    if opponents is not None:
+        opp_vals, opp_fouled, opp_auto = _given_opponents(opponents, rs, cut, tables, own, n_opp)
+    else:
+        hands = _unseen_hands(rs, own, cut_codes, n_seats, samples, seed)
+        opp_fouled = np.zeros(hands.shape[:2], np.bool_)
+        if policy is None:
+            field = reference_field(rs, n_seats)
+            opp_vals, opp_auto, _ = _set_opponents(hands, tables, params, field, n_seats,
+                                                   bool(rs.automatic_wins))
+        else:
+            opp_vals = _policy_opponents(policy, hands, rs, cut, tables)
+            opp_auto = np.zeros(hands.shape[:2], np.int8)
+
+    masks, ords = nondominated_arrangements(codes, tables, params)
+    if len(masks) == 0:
+        raise AssertionError("a hand always has a legal arrangement")
+    cand_vals = tables.values[ords].astype(np.int32)
+    scores = _score_candidates(cand_vals, 0, opp_vals, opp_fouled, opp_auto, params)
+    means = scores.mean(axis=1)
+    order = np.argsort(-means, kind="stable")
+    best = int(order[0])
+
+    def rows_text(i):
+        return tuple(format_cards([int(c) for c in codes[[p for p in range(len(own))
+                                                           if masks[i, r] >> p & 1]]])
+                     for r in range(3))
+
+    front, middle, back = rows_text(best)
+    used = int(masks[best, 0] | masks[best, 1] | masks[best, 2])
+    discards = format_cards([own[p] for p in range(len(own)) if not used >> p & 1])
+    S = scores.shape[1]
+    stderr = float(scores[best].std(ddof=1) / np.sqrt(S)) if S > 1 else 0.0
+    rows, scoop, scooped, home_runs, bonus = _describe(cand_vals[best], opp_vals, opp_fouled,
+                                                        opp_auto, params)
+    compared = rows[0].sum()
+    row_rates = {name: tuple(float(x) / compared if compared else 0.0 for x in rows[r])
+                 for r, name in enumerate(ROWS)}
+    alternatives = tuple(Alternative(*rows_text(int(i)), float(means[i]))
+                         for i in order[1:1 + top])
+    auto_name, declare, ev_declare = None, None, None
+    if rs.automatic_wins and len(own) == 13:
+        kind = int(automatic_win_kind(codes))
+        if kind:
+            auto_name = KIND_NAMES[kind]
+            declared = _score_candidates(cand_vals[:1], auto_code(kind), opp_vals, opp_fouled,
+                                         opp_auto, params)
+            ev_declare = float(declared.mean())
+            declare = ev_declare > float(means[best])
+    return Solution(
+        rules=rs.name, front=front, middle=middle, back=back, discards=discards,
+        ev=float(means[best]), stderr=stderr, samples=S,
+        p_scoop=tuple(float(x) / S for x in scoop),
+        p_scooped=tuple(float(x) / S for x in scooped), p_home_run=home_runs / S,
+        row_rates=row_rates, bonus_units=float(bonus) / S, alternatives=alternatives,
+        candidates=len(masks), automatic_win=auto_name, declare=declare,
+        ev_declare=ev_declare)

@@ -1,0 +1,300 @@
+"""The solver: exact for its samples, reproducible, and strict about its input."""
+import itertools
+
+import numpy as np
+import pytest
+
+import naive
+import solver
+from solver.cards import card_name, deck_codes
+from solver.policy import strongest_back_first
+from solver.rows import tables_for
+
+
+def _deal_text(rng, rule_set, n_cards, exclude=()):
+    deck = [c for c in deck_codes(rule_set) if c not in exclude]
+    return " ".join(card_name(int(c)) for c in rng.choice(deck, n_cards, replace=False))
+
+
+def _random_legal(rng, cards, rule_set, cut_rank=None, foul_ok=False):
+    """A random legal (front, middle, back) of 13 of ``cards`` (a list of texts)."""
+    for _ in range(10000):
+        pick = list(rng.permutation(cards))[:13]
+        rows = (" ".join(pick[:3]), " ".join(pick[3:8]), " ".join(pick[8:]))
+        if foul_ok or naive.is_legal(*rows, rule_set, cut_rank):
+            return rows
+    raise AssertionError("no legal arrangement found")
+
+
+def _opponent_samples(rng, hand, rule_set, n_samples, n_opp, cut=None, foul_rate=0.0):
+    """Explicit opponents: random legal settings of random hands from the unseen cards."""
+    rs = solver.rules(rule_set)
+    own = solver.cards.parse_codes(hand + ((" " + cut) if cut else ""), rs)
+    canon = set(own)
+    unseen = [c for c in deck_codes(rs) if c not in canon]
+    cut_rank = None if cut is None else naive.parse(cut)[0][0]
+    samples = []
+    for _ in range(n_samples):
+        cards = [card_name(int(c)) for c in rng.permutation(unseen)]
+        sample = []
+        for j in range(n_opp):
+            mine = cards[j * rs.cards_dealt:(j + 1) * rs.cards_dealt]
+            sample.append(_random_legal(rng, mine, rule_set, cut_rank,
+                                        foul_ok=rng.random() < foul_rate))
+        samples.append(sample)
+    return samples
+
+
+# --- exact against every split (13 cards) ---------------------------------------------------
+def _brute_force_best(hand, rule_set, samples):
+    """Mean score of every legal split of a 13-card hand against explicit opponents, by a
+    plain reference (naive row keys; the scoring written out from seed 001 / RULINGS §7)."""
+    cards = hand.split()
+    key = {}
+    for size in (3, 5):
+        for combo in itertools.combinations(range(13), size):
+            key[combo] = naive.row_key(" ".join(cards[i] for i in combo), rule_set)
+    opp_keys = [[[naive.row_key(r, rule_set) for r in arr] for arr in s] for s in samples]
+    every_key = sorted(set(key.values()) | {k for s in opp_keys for a in s for k in a})
+    rank = {k: i for i, k in enumerate(every_key)}
+    splits = []
+    for back in itertools.combinations(range(13), 5):
+        rest = [i for i in range(13) if i not in back]
+        for middle in itertools.combinations(rest, 5):
+            front = tuple(i for i in rest if i not in middle)
+            splits.append((rank[key[front]], rank[key[middle]], rank[key[back]]))
+    ours = np.array(splits)                                   # (72072, 3)
+    legal = (ours[:, 0] < ours[:, 1]) & (ours[:, 1] <= ours[:, 2])
+    assert len(ours) == 72072
+    opp = np.array([[[rank[k] for k in a] for a in s] for s in opp_keys])   # (S, n_opp, 3)
+    opp_fouled = ~((opp[..., 0] < opp[..., 1]) & (opp[..., 1] <= opp[..., 2]))
+    diff = np.sign(ours[:, None, None, :] - opp[None])        # (splits, S, n_opp, 3)
+    wins, losses = (diff > 0).sum(-1), (diff < 0).sum(-1)
+    if rule_set == "pagat":
+        per_opp = np.where(opp_fouled[None], 3, wins - losses)
+    else:                                                      # classic, western
+        per_opp = np.where(opp_fouled[None], 4,
+                           wins - losses + (wins >= 2) - (losses >= 2))
+    means = per_opp.sum(-1).mean(-1)
+    return means[legal].max()
+
+
+@pytest.mark.parametrize("rule_set", ["pagat", "classic"])
+def test_thirteen_card_solution_is_the_best_of_all_splits(rng, rule_set):
+    for _ in range(6):
+        hand = _deal_text(rng, rule_set, 13)
+        opponents = _opponent_samples(rng, hand, rule_set, 12, 3, foul_rate=0.1)
+        got = solver.solve(hand, rule_set, opponents=opponents)
+        assert got.ev == pytest.approx(_brute_force_best(hand, rule_set, opponents), abs=1e-9)
+        assert naive.is_legal(got.front, got.middle, got.back, rule_set)
+
+
+# --- 16 and 17 cards ---------------------------------------------------------------------------
+def _resettle(sol, opponents, rule_set, cut_rank=None):
+    ours = (sol.front, sol.middle, sol.back)
+    return np.mean([naive.settle([ours] + list(s), rule_set, cut_rank)[0] for s in opponents])
+
+
+@pytest.mark.parametrize("rule_set, n_cards, cut", [("joker", 17, None), ("bonus", 16, "4c")])
+def test_big_hands_legal_exact_and_better_than_alternatives(rng, rule_set, n_cards, cut):
+    rs = solver.rules(rule_set)
+    cut_rank = None if cut is None else 4
+    exclude = solver.cards.parse_codes(cut, rs) if cut else []
+    for _ in range(3):
+        hand = _deal_text(rng, rule_set, n_cards, exclude)
+        opponents = _opponent_samples(rng, hand, rule_set, 10, 3, cut)
+        sol = solver.solve(hand, rule_set, cut, opponents=opponents)
+        used = (sol.front + " " + sol.middle + " " + sol.back + " " + sol.discards).split()
+        assert sorted(used) == sorted(hand.split())
+        assert naive.is_legal(sol.front, sol.middle, sol.back, rule_set, cut_rank)
+        assert sol.ev == pytest.approx(_resettle(sol, opponents, rule_set, cut_rank))
+        # No random legal arrangement, nor the strongest-back-first one, does better.
+        rivals = [_random_legal(rng, hand.split(), rule_set, cut_rank) for _ in range(25)]
+        codes = np.array(solver.cards.parse_codes(hand, rs), np.int64)
+        masks = strongest_back_first(codes, tables_for(rs, cut))
+        rivals.append(tuple(" ".join(card_name(int(codes[p])) for p in range(n_cards)
+                                     if int(m) >> p & 1) for m in masks))
+        for rows in rivals:
+            ev = np.mean([naive.settle([rows] + list(s), rule_set, cut_rank)[0]
+                          for s in opponents])
+            assert ev <= sol.ev + 1e-9, rows
+
+
+def test_sampled_opponents_are_what_solve_plays_against():
+    hand = "As As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h Jk Kd Qc"
+    sampled = solver.solve(hand, "joker", samples=40, seed=3)
+    opponents = solver.sample_opponents(hand, "joker", samples=40, seed=3)
+    given = solver.solve(hand, "joker", opponents=opponents)
+    assert (given.front, given.middle, given.back, given.ev) == \
+        (sampled.front, sampled.middle, sampled.back, sampled.ev)
+    assert sampled.ev == pytest.approx(_resettle(sampled, opponents, "joker"))
+    # Every sampled opponent holds its own cards, legally set, none of ours.
+    for sample in opponents:
+        cards = [c for arr in sample for row in arr for c in row.split()]
+        assert len(cards) == 3 * 13
+        for arr in sample:
+            assert naive.is_legal(*arr, "joker")
+
+
+def test_classic_declares_a_dragon():
+    hand = "As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h"
+    sol = solver.solve(hand, "classic", samples=50)
+    assert sol.automatic_win == "dragon" and sol.declare
+    assert sol.ev_declare == pytest.approx(39.0, abs=13 * 3)   # 13 from each (less if an
+    assert sol.ev_declare > sol.ev                             # opponent has a dragon too)
+
+
+def test_statistics_are_consistent():
+    hand = "Ah Ad Kh Kd Qs Qc Js Th 9h 8c 7d 6s 5h 4d 3c 2s 2h"
+    sol = solver.solve(hand, "joker", samples=60)
+    assert len(sol.p_scoop) == len(sol.p_scooped) == 3
+    for win, tie, loss in sol.row_rates.values():
+        assert win + tie + loss == pytest.approx(1.0)
+    assert all(a.ev <= sol.ev for a in sol.alternatives)
+    assert len(sol.alternatives) <= 5
+    assert "front" in str(sol) and "EV" in str(sol)
+
+
+def test_same_arguments_same_answer():
+    hand = "Ah Ad Kh Kd Qs Qc Js Th 9h 8c 7d 6s 5h 4d 3c 2s"
+    a = solver.solve(hand, "bonus", "9c", samples=80, seed=7)
+    b = solver.solve(hand, "bonus", "9c", samples=80, seed=7)
+    assert a == b
+    c = solver.solve(hand, "bonus", "9c", samples=80, seed=8)
+    assert c.ev != a.ev or c.p_scoop != a.p_scoop
+
+
+def test_user_policy_is_used():
+    calls = []
+
+    def policy(hand, rules, cut):
+        calls.append(hand)
+        codes = np.array(solver.cards.parse_codes(hand, rules), np.int64)
+        masks = strongest_back_first(codes, tables_for(rules, cut))
+        return tuple([int(codes[p]) for p in range(len(codes)) if int(m) >> p & 1]
+                     for m in masks)
+
+    sol = solver.solve("As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2d", "pagat", samples=5,
+                       players=3, policy=policy)
+    assert len(calls) == 10 and sol.samples == 5
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(cards="As Ks", rules="joker"), "deals 17 cards, not 2"),
+    (dict(cards="As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2d", rules="joker"), "deals 17 cards"),
+    (dict(cards="As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2d Jk", rules="classic"), "no jokers"),
+    (dict(cards="As As Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2d", rules="pagat"), "duplicate card 'As'"),
+    (dict(cards="As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2d Ah Kh Qc", rules="bonus"), "cut card"),
+    (dict(cards="As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2d Ah Kh Qc", rules="bonus", cut="Qc"),
+     "the cut card Qc and the hand"),
+    (dict(cards="As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2d", rules="pagat", players=5),
+     "2 or 3 or 4 players, not 5"),
+    (dict(cards="As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2d", rules="pagat", samples=0),
+     "samples must be at least 1"),
+    (dict(cards="As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2d", rules="texas"), "unknown rule set"),
+])
+def test_bad_input(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        solver.solve(**kwargs)
+
+
+def test_bad_opponents():
+    hand = "As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2d"
+    with pytest.raises(ValueError, match="sample 0: 1 opponent arrangements, not 3"):
+        solver.solve(hand, "pagat", opponents=[[("2h 3h 4h", "5h 6h 7h 8h 9h",
+                                                 "Th Jh Qh Kh Ah")]])
+    with pytest.raises(ValueError, match="duplicate card 'As'"):
+        solver.solve(hand, "pagat", players=2,
+                     opponents=[[("As 3h 4h", "5h 6h 7h 8h 9h", "Th Jh Qh Kh Ah")]])
+    fouled = ("Ah Ad Ac", "2d 3d 5c 7d 8h", "4c 5d 6c 9h Th")     # trips over a high card
+    with pytest.raises(ValueError, match="sample 0: opponent 0: fouled"):
+        solver.solve("As As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h Jk Kd Qc", "joker",
+                     opponents=[[fouled, fouled, fouled]])
+
+
+# --- the pruning is exact, bonus points included (brute force over a 14-card hand) -------------
+def _numpy_scoop_scores(ours, opp, rules):
+    """Scores of many arrangements (A, 3 values) against samples (S, 3 opponents, 3 values)
+    under scoop scoring, written out from seeds 000/003 (scoops, home runs, bonuses)."""
+    from solver.rows import RowValue
+    table = np.array(rules.row_bonus)                              # (3 rows, categories)
+    cat = lambda v: np.asarray(v) >> 20
+    rows = np.arange(3)
+    our_bonus = table[rows, cat(ours)]                             # (A, 3)
+    opp_bonus = table[rows, cat(opp)]                              # (S, 3, 3)
+    o = ours[:, None, None, :]
+    p = opp[None]
+    we_scoop = (o >= p).all(-1)                                    # (A, S, 3)
+    they_scoop = (o <= p).all(-1)
+    bonus = np.where(o > p, our_bonus[:, None, None, :], 0) - \
+        np.where(o < p, opp_bonus[None], 0)
+    score = (we_scoop.astype(int) - they_scoop).sum(-1) + bonus.sum((-1, -2))
+    # Home runs: ours, and each opponent's (it must also scoop the other two opponents).
+    h = rules.home_run_units
+    score += 3 * h * we_scoop.all(-1)
+    opp_scoops_opps = np.ones(opp.shape[:2], bool)
+    for j in range(3):
+        for k in range(3):
+            if j != k:
+                opp_scoops_opps[:, j] &= (opp[:, j] >= opp[:, k]).all(-1)
+    score -= h * (they_scoop & opp_scoops_opps[None]).sum(-1)
+    return score.mean(-1)
+
+
+@pytest.mark.parametrize("rule_set", ["bonus", "joker"])
+def test_pruning_loses_nothing_against_brute_force(rng, rule_set):
+    from solver.search import nondominated_arrangements
+    from solver.solve import _score_candidates
+    rs = solver.rules(rule_set)
+    for trial in range(4):
+        cut = card_name(int(rng.integers(0, 52))) if rs.cut_card else None
+        cut_code = solver.cards.parse_codes(cut, rs) if cut else []
+        deck = [c for c in deck_codes(rs) if c not in cut_code]
+        # Hands rich in the Bonus rank, duplicate spades and jokers.
+        rank = int(cut_code[0]) % 13 if cut else 12
+        rich = sorted({c for c in deck if c < 65 and c % 13 == rank} | {c for c in deck if c >= 52})
+        pick = list(rng.choice(rich, 6, replace=False))
+        pick += list(rng.choice([c for c in deck if c not in pick], 8, replace=False))
+        codes = np.array(pick, np.int64)
+        t = tables_for(rs, cut)
+        texts = [card_name(int(c)) for c in codes]
+        # Opponents: random legal arrangements of the unseen cards.
+        unseen = [c for c in deck if c not in pick]
+        opp = np.zeros((6, 3, 3), np.int32)
+        for s in range(6):
+            cards = [card_name(int(c)) for c in rng.permutation(unseen)]
+            for j in range(3):
+                rows = _random_legal_fast(rng, cards[13 * j:13 * j + 13], rs, cut)
+                opp[s, j] = [solver.row_value(r, rs, cut).value for r in rows]
+        # Brute force: every legal arrangement of 13 of the 14 cards.
+        five = list(itertools.combinations(range(14), 5))
+        three = list(itertools.combinations(range(14), 3))
+        v5 = dict(zip(five, solver.evaluate_rows(codes[np.array(five)], rs, cut)))
+        v3 = dict(zip(three, solver.evaluate_rows(codes[np.array(three)], rs, cut)))
+        arrangements = []
+        for back in five:
+            rest = [i for i in range(14) if i not in back]
+            for middle in itertools.combinations(rest, 5):
+                if v5[middle] > v5[back]:
+                    continue
+                left = [i for i in rest if i not in middle]
+                for front in itertools.combinations(left, 3):
+                    if v3[front] < v5[middle]:
+                        arrangements.append((v3[front], v5[middle], v5[back]))
+        ours = np.unique(np.array(arrangements, np.int64), axis=0)
+        best = _numpy_scoop_scores(ours, opp.astype(np.int64), rs).max()
+        masks, ords = nondominated_arrangements(codes, t, rs.scoring_params())
+        cand = t.values[ords].astype(np.int32)
+        pruned = _score_candidates(cand, 0, opp, np.zeros((6, 3), bool),
+                                   np.zeros((6, 3), np.int8), rs.scoring_params())
+        assert pruned.mean(1).max() == pytest.approx(best), texts
+        assert len(masks) < len(ours)
+
+
+def _random_legal_fast(rng, cards, rs, cut):
+    for _ in range(10000):
+        pick = list(rng.permutation(cards))[:13]
+        rows = (" ".join(pick[:3]), " ".join(pick[3:8]), " ".join(pick[8:]))
+        if solver.is_legal(*rows, rs, cut):
+            return rows
+    raise AssertionError("no legal arrangement")
