@@ -9,7 +9,9 @@ import numpy as np
 from ._jit import njit
 
 
-@njit
+# The two lookups are inlined where they are called: a call that passes the tables (six
+# arrays) costs Numba's reference counting more than the lookup itself.
+@njit(inline="always")
 def ordinal5(c0, c1, c2, c3, c4, t):
     """Ordinal of a five-card row (card codes c0..c4) under tables ``t``."""
     key = t.card_key[c0] + t.card_key[c1] + t.card_key[c2] + t.card_key[c3] + t.card_key[c4]
@@ -21,7 +23,7 @@ def ordinal5(c0, c1, c2, c3, c4, t):
     return t.ord5[suited, jokers, key]
 
 
-@njit
+@njit(inline="always")
 def ordinal3(c0, c1, c2, t):
     """Ordinal of a three-card Front (card codes c0..c2) under tables ``t``."""
     key = t.card_key[c0] + t.card_key[c1] + t.card_key[c2]

@@ -16,6 +16,8 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 
 from . import scoring
+from numba import prange
+
 from ._jit import njit
 from .autowin import KIND_DRAGON, KIND_NAMES, auto_code, automatic_win_kind
 from .kernels import ordinal3, ordinal5
@@ -99,15 +101,18 @@ def _positions(mask, codes):
     return out[:k]
 
 
-@njit
+@njit(parallel=True)
 def _set_opponents(hands, t, params, field, n_seats, detect_auto):
     """Row values, automatic-win codes and row position masks of every sampled opponent,
-    set by the default policy.  hands: (S, n_opp, dealt) card codes."""
+    set by the default policy.  hands: (S, n_opp, dealt) card codes.
+
+    Samples are set in parallel (Numba threads); each writes only its own slots, so the
+    result is the same whatever the number of threads."""
     S, n_opp = hands.shape[0], hands.shape[1]
     vals = np.zeros((S, n_opp, 3), np.int32)
     auto = np.zeros((S, n_opp), np.int8)
     masks = np.zeros((S, n_opp, 3), np.int64)
-    for s in range(S):
+    for s in prange(S):
         for k in range(n_opp):
             codes = hands[s, k]
             if detect_auto:
