@@ -47,6 +47,8 @@ class RowValue:
 
     def __init__(self, value: int):
         self.value = int(value)
+        if self.value < 0:
+            raise ValueError(f"{value} is not a row value")
 
     @property
     def category(self) -> str:
@@ -162,6 +164,8 @@ def evaluate_rows(rows, rules: "str | RuleSet", cut: "str | int | None" = None) 
         bad = int(np.nonzero((srt[:, 1:] == srt[:, :-1]).any(axis=1))[0][0])
         raise ValueError(f"row {bad} uses a card twice: "
                          f"{' '.join(card_name(c) for c in rows[bad])}")
-    if rows.shape[1] == 5:
-        return kernels.values5(rows, tables)
-    return kernels.values3(rows, tables)
+    out = kernels.values5(rows, tables) if rows.shape[1] == 5 else kernels.values3(rows, tables)
+    if out.size and out.min() < 0:        # a row the tables do not know: a bug, not input
+        bad = int(np.argmin(out))
+        raise AssertionError(f"no table entry for {' '.join(card_name(c) for c in rows[bad])}")
+    return out

@@ -171,9 +171,9 @@ def _rank_multisets(size: int, max_count: int):
 
 
 def _build(rules: RuleSet, bonus_rank: int) -> RowTables:
-    copies = 3 + rules.spade_copies           # copies of each rank in the deck
-    if bonus_rank >= 0:
-        copies -= 1                           # one card of the Bonus rank is cut
+    # Copies of each rank in the deck.  (Cutting a card leaves its rank one copy fewer;
+    # the table keeps the entries that rank can no longer reach: they are never looked up.)
+    copies = 3 + rules.spade_copies
     jokers = rules.jokers
     entries5: list[tuple[int, int, int, int]] = []   # (suited, jokers, key sum, value)
     entries3: list[tuple[int, int, int]] = []

@@ -72,6 +72,26 @@ def test_bonus_categories_follow_the_cut_rank():
     assert RV("As As Ks Qs Js", "bonus", cut="7s").category == "paired_flush"
     assert RV("9s Ts Js Qs Ks", "bonus", cut="7s").category == "straight_flush"
     assert RV("7h 7d Kc Kh 2d", "bonus", cut="7s").category == "two_pair"
+    # Five of a kind of any rank but the Bonus rank (one of those was cut).
+    assert RV("As As Ah Ad Ac", "bonus", cut="7c").category == "natural_five"
+    assert RV("7s 7s 7h 7d 2c", "bonus", cut="7c").category == "bonus_quads"
+
+
+def test_every_row_of_each_deck_has_a_value(rng):
+    for rule_set, cut in (("bonus", "7c"), ("joker", None), ("pagat", None)):
+        deck = [c for c in deck_codes(rule_set)
+                if not cut or c != solver.cards.parse_codes(cut, rule_set)[0]]
+        rows = np.array([rng.choice(deck, 5, replace=False) for _ in range(20000)], np.uint8)
+        # Every five-of-a-kind and four-of-a-kind shape too.
+        by_rank = {}
+        for c in deck:
+            if c < 65:
+                by_rank.setdefault(c % 13, []).append(c)
+        extra = [cs[:5] for cs in by_rank.values() if len(cs) >= 5]
+        extra += [cs[:4] + [by_rank[(r + 1) % 13][0]] for r, cs in by_rank.items()]
+        rows = np.concatenate([rows, np.array(extra, np.uint8)])
+        values = solver.evaluate_rows(rows, rule_set, cut)    # raises on a missing entry
+        assert (values > 0).all()
 
 
 def test_bonus_needs_a_real_cut_card():

@@ -1,0 +1,77 @@
+"""Five-card rows per second: our Numba kernel on three decks, and established Python-
+callable evaluators on the same standard hands, in one run (JIT warmed up first).
+
+    python3 -m pip install -e ".[bench]" && python3 -m pytest benchmarks/test_rows_bench.py
+"""
+import numpy as np
+import pytest
+
+import solver
+from solver.cards import card_name, deck_codes
+
+N_OURS = 2_000_000      # rows per timed call of our kernel
+N_PEER = 100_000        # hands per timed call of a peer (a Python call per hand)
+
+
+def _random_rows(rng, rule_set, n, exclude=()):
+    deck = np.array([c for c in deck_codes(rule_set) if c not in exclude], np.uint8)
+    # Random 5-card rows: the first five of a random permutation, row by row.
+    keys = rng.random((n, len(deck)))
+    return np.ascontiguousarray(deck[np.argpartition(keys, 5, axis=1)[:, :5]])
+
+
+@pytest.fixture(scope="module")
+def standard_rows():
+    return _random_rows(np.random.default_rng(1), "classic", N_OURS)
+
+
+@pytest.mark.parametrize("rule_set, cut", [("classic", None), ("joker", None), ("bonus", "7c")])
+def test_ours(benchmark, one_core, rule_set, cut, standard_rows):
+    exclude = solver.cards.parse_codes(cut, rule_set) if cut else ()
+    rows = standard_rows if rule_set == "classic" else _random_rows(
+        np.random.default_rng(2), rule_set, N_OURS, exclude)
+    solver.evaluate_rows(rows[:10], rule_set, cut)           # compile / load, build tables
+    from solver import kernels
+    from solver.rows import tables_for
+    t = tables_for(rule_set, cut)
+    out = benchmark(kernels.values5, rows, t)                 # the kernel, validation aside
+    benchmark.extra_info["rows"] = len(rows)
+    assert (out > 0).all()
+
+
+def _phevaluator(hands):
+    from phevaluator import evaluate_cards
+    return [evaluate_cards(*h) for h in hands]
+
+
+def _treys(hands):
+    from treys import Evaluator
+    ev = Evaluator()
+    return [ev.evaluate(h[:2], h[2:]) for h in hands]
+
+
+def _eval7(hands):
+    import eval7
+    return [eval7.evaluate(h) for h in hands]
+
+
+@pytest.mark.parametrize("peer", ["phevaluator", "treys", "eval7"])
+def test_peer(benchmark, peer, standard_rows):
+    pytest.importorskip(peer)
+    rows = standard_rows[:N_PEER]
+    names = [[card_name(int(c)) for c in row] for row in rows]
+    if peer == "phevaluator":
+        suit = {"c": 0, "d": 1, "h": 2, "s": 3}
+        hands = [[4 * "23456789TJQKA".index(n[0]) + suit[n[1]] for n in h] for h in names]
+        fn = _phevaluator
+    elif peer == "treys":
+        from treys import Card
+        hands = [[Card.new(n) for n in h] for h in names]
+        fn = _treys
+    else:
+        import eval7
+        hands = [[eval7.Card(n) for n in h] for h in names]
+        fn = _eval7
+    fn(hands[:10])
+    benchmark(fn, hands)
+    benchmark.extra_info["rows"] = len(hands)
