@@ -24,40 +24,64 @@ def _five_straight_ranks(top, out):
 
 
 @njit
+def _has_straight(counts, top):
+    """Every rank of the five-card straight with this top is still in ``counts``."""
+    for k in range(5):
+        r = top - k if top - k >= 0 else 12
+        if counts[r] == 0:
+            return False
+    return True
+
+
+@njit
+def _take_straight(counts, top, sign):
+    for k in range(5):
+        counts[top - k if top - k >= 0 else 12] -= sign
+
+
+@njit
 def _three_straights(rank_counts):
     """(front low rank, middle top, back top) of a three-straights split; tops -1 if none.
 
     Front: three consecutive ranks, A-2-3 (low rank -1, i.e. the ace plays low) up to
-    Q-K-A; no wrap.  Middle and Back: five-card straights (tops 3 = wheel .. 12)."""
+    Q-K-A; no wrap.  Middle and Back: five-card straights (tops 3 = wheel .. 12).  Each
+    straight is tried only where its ranks are all still there, so most hands are turned
+    down within a few steps (the opponents' hands are checked by the thousand)."""
     counts = rank_counts.copy()
-    five = np.empty(5, np.int64)
     for top_m in range(3, 13):
-        _five_straight_ranks(top_m, five)
-        for r in five:
-            counts[r] -= 1
+        if not _has_straight(counts, top_m):
+            continue
+        _take_straight(counts, top_m, 1)
         for top_b in range(top_m, 13):
-            _five_straight_ranks(top_b, five)
-            for r in five:
-                counts[r] -= 1
-            for low in range(-1, 11):
-                ok = True
-                for k in range(3):
-                    r = low + k if low + k >= 0 else 12
-                    counts[r] -= 1
-                for r in range(13):
-                    if counts[r] != 0:
-                        ok = False
-                for k in range(3):
-                    r = low + k if low + k >= 0 else 12
-                    counts[r] += 1
-                if ok:
-                    return low, top_m, top_b
-            _five_straight_ranks(top_b, five)
-            for r in five:
-                counts[r] += 1
-        _five_straight_ranks(top_m, five)
-        for r in five:
-            counts[r] += 1
+            if not _has_straight(counts, top_b):
+                continue
+            _take_straight(counts, top_b, 1)
+            # The three cards left must be three consecutive ranks.
+            low = -2
+            for r in range(13):
+                if counts[r] != 0:
+                    low = r
+                    break
+            found = -2
+            if low >= 0:
+                for start in (low - 1, low):      # A-2-3 starts below the deuce
+                    if start == -1 and counts[12] != 1:
+                        continue
+                    ok = True
+                    for k in range(3):
+                        r = start + k if start + k >= 0 else 12
+                        if counts[r] != 1:
+                            ok = False
+                    if ok and start <= 10:
+                        found = start
+                        break
+            total = 0
+            for r in range(13):
+                total += counts[r]
+            _take_straight(counts, top_b, -1)
+            if found != -2 and total == 3:
+                return found, top_m, top_b
+        _take_straight(counts, top_m, -1)
     return -1, -1, -1
 
 

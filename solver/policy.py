@@ -83,8 +83,6 @@ def field_policy(codes, t, params, field, n_seats):
     middles = np.empty(16, np.int64)
     _best_by_category(masks5, ords5, cats5, 0, 1 << 30, backs)
     vals = np.empty((n_seats, 3), np.int32)
-    fouled = np.zeros(n_seats, np.bool_)
-    auto = np.zeros(n_seats, np.int8)
     best_score = -(1 << 60)
     best = (np.int64(0), np.int64(0), np.int64(0))
     n_back = 0
@@ -115,7 +113,7 @@ def field_policy(codes, t, params, field, n_seats):
                 for s in range(1, n_seats):
                     for k in range(3):
                         vals[s, k] = field[r, s - 1, k]
-                score += seat_score(vals, fouled, auto, n_seats, 0, params)
+                score += seat_score(vals, 0, 0, n_seats, 0, params)   # no fouls, no autos
             if score > best_score:
                 best_score = score
                 best = (masks3[f], masks5[m], masks5[b])

@@ -3,11 +3,14 @@
 :func:`solver.settle` and the solver's expected-value loop both call :func:`seat_score`;
 there is no second copy of the scoring rules anywhere.
 
-Inputs to the core, per seat: the three row values (on the scale of
-:mod:`solver.tables`, so ``value >> 20`` is the category), whether the seat fouled, and
-its declared automatic win (:data:`AUTO_NONE`, :data:`AUTO_PLAIN` -- six pairs, three
-flushes, three straights -- or :data:`AUTO_DRAGON`).  The rules come as the ``params``
-array of :func:`pack_params`.
+Inputs to the core: ``vals``, each seat's three row values (an (n, 3) array on the scale
+of :mod:`solver.tables`, so ``value >> 20`` is the category); ``fouled``, a bitmask with
+bit s set when seat s fouled; ``auto``, each seat's declared automatic win in two bits
+(bits 2s and 2s+1: :data:`AUTO_NONE`, :data:`AUTO_PLAIN` -- six pairs, three flushes, three
+straights -- or :data:`AUTO_DRAGON`); see :func:`pack_flags`.  The rules come as the
+``params`` array of :func:`pack_params`.  (Flags travel as integers, not arrays, because
+every array a Numba function touches costs it reference counting on each call: with two
+more arrays, seat_score took several times longer.)
 """
 from __future__ import annotations
 
@@ -53,6 +56,23 @@ def pack_params(rules: RuleSet) -> np.ndarray:
     return p
 
 
+def pack_flags(fouled, auto) -> tuple[int, int]:
+    """(fouled, auto) bitmasks of the core from per-seat sequences of bools and AUTO_*."""
+    fouled_bits = sum(1 << s for s, f in enumerate(fouled) if f)
+    auto_bits = sum(int(code) << (2 * s) for s, code in enumerate(auto))
+    return fouled_bits, auto_bits
+
+
+@njit(inline="always")
+def is_fouled(fouled, s):
+    return (fouled >> s) & 1 == 1
+
+
+@njit(inline="always")
+def auto_of(auto, s):
+    return (auto >> (2 * s)) & 3
+
+
 @njit(inline="always")
 def row_bonus(params, row, value):
     """Units of the bonus table for a row won with this value (0 if none)."""
@@ -84,7 +104,8 @@ def wins_all_rows(vals, a, b):
 @njit(inline="always")
 def compared(fouled, auto, a, b):
     """Seats a and b compare rows: neither fouled nor declared an automatic win."""
-    return (fouled[a] | fouled[b]) == False and (auto[a] | auto[b]) == AUTO_NONE  # noqa: E712
+    both = (1 << a) | (1 << b)
+    return fouled & both == 0 and auto_of(auto, a) == AUTO_NONE and auto_of(auto, b) == AUTO_NONE
 
 
 @njit(inline="always")
@@ -166,22 +187,26 @@ def pair_score(vals, fouled, auto, n, a, b, hr_a, hr_b, params):
                 units -= row_bonus(params, r, vals[b, r])
         return units
     # Automatic wins (classic): a declared hand is not compared; a dragon beats the others.
-    if auto[a] != AUTO_NONE or auto[b] != AUTO_NONE:
-        if auto[a] == auto[b]:
+    auto_a = auto_of(auto, a)
+    auto_b = auto_of(auto, b)
+    if auto_a != AUTO_NONE or auto_b != AUTO_NONE:
+        if auto_a == auto_b:
             return 0
-        if auto[a] > auto[b]:
-            return _automatic_win_units(params, auto[a])
-        return -_automatic_win_units(params, auto[b])
-    if fouled[a] & fouled[b]:
+        if auto_a > auto_b:
+            return _automatic_win_units(params, auto_a)
+        return -_automatic_win_units(params, auto_b)
+    fouled_a = is_fouled(fouled, a)
+    fouled_b = is_fouled(fouled, b)
+    if fouled_a and fouled_b:
         return 0
     if scheme == SCHEME_ROWS:            # a foul loses every row to a valid hand
-        if fouled[a]:
+        if fouled_a:
             return -3
-        if fouled[b]:
+        if fouled_b:
             return 3
-    elif fouled[a]:
+    elif fouled_a:
         return -params[P_FOUL_PENALTY]
-    elif fouled[b]:
+    elif fouled_b:
         return params[P_FOUL_PENALTY]
     wins = 0
     losses = 0
@@ -228,7 +253,7 @@ def seat_score(vals, fouled, auto, n, a, params):
 
 @njit
 def settle_seats(vals, fouled, auto, params):
-    """Every seat's units; they sum to zero."""
+    """Every seat's units; they sum to zero (``fouled``/``auto``: see pack_flags)."""
     n = vals.shape[0]
     out = np.zeros(n, np.int64)
     for a in range(n):

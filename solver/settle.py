@@ -161,7 +161,8 @@ def settle(arrangements: Iterable[Arrangement], rules: "str | RuleSet",
     """
     rs, vals, fouled, auto = _prepare(arrangements, rules, cut, declared)
     params = rs.scoring_params()
-    scores = [int(s) for s in scoring.settle_seats(vals, fouled, auto, params)]
+    fouled_bits, auto_bits = scoring.pack_flags(fouled, auto)
+    scores = [int(s) for s in scoring.settle_seats(vals, fouled_bits, auto_bits, params)]
     if not detail:
         return scores
     n = len(scores)
@@ -179,9 +180,11 @@ def _describe(v: RowValue) -> str:
 def _explain(vals, fouled, auto, a, b, rs: RuleSet, params) -> PairResult:
     """The items behind ``pair_score`` (and home runs) for seats a and b."""
     n = vals.shape[0]
-    hr = [bool(scoring.home_run(vals, fouled, auto, n, s, params))
-          if rs.scheme in (SCHEME_SCOOP, SCHEME_MANDARIN) else False for s in range(n)]
-    units = int(scoring.pair_score(vals, fouled, auto, n, a, b, hr[a], hr[b], params))
+    fouled_bits, auto_bits = scoring.pack_flags(fouled, auto)
+    hr = [bool(scoring.home_run(vals, fouled_bits, auto_bits, n, s, params))
+          for s in range(n)]
+    units = int(scoring.pair_score(vals, fouled_bits, auto_bits, n, a, b, hr[a], hr[b],
+                                   params))
     if rs.scheme == SCHEME_SCOOP:
         units += rs.home_run_units * (int(hr[a]) - int(hr[b]))
     compared = not (fouled[a] or fouled[b] or auto[a] or auto[b])

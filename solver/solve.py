@@ -133,19 +133,28 @@ def _set_opponents(hands, t, params, field, n_seats, detect_auto):
 
 
 @njit
+def _sample_flags(opp_fouled, opp_auto, s):
+    """The core's (fouled, auto) bitmasks for sample s, the solver in seat 0."""
+    fouled = 0
+    auto = 0
+    for j in range(opp_fouled.shape[1]):
+        if opp_fouled[s, j]:
+            fouled |= 1 << (j + 1)
+        auto |= np.int64(opp_auto[s, j]) << (2 * (j + 1))
+    return fouled, auto
+
+
+@njit
 def _score_candidates(cand_vals, our_auto, opp_vals, opp_fouled, opp_auto, params):
     """scores[k, s]: units of arrangement k (or of declaring, when our_auto) in sample s."""
     K, S, n_opp = cand_vals.shape[0], opp_vals.shape[0], opp_vals.shape[1]
     n = n_opp + 1
     out = np.empty((K, S), np.int32)
     vals = np.empty((n, 3), np.int32)
-    fouled = np.zeros(n, np.bool_)
-    auto = np.zeros(n, np.int8)
-    auto[0] = our_auto
     for s in range(S):
+        fouled, auto = _sample_flags(opp_fouled, opp_auto, s)
+        auto |= our_auto
         for j in range(n_opp):
-            fouled[j + 1] = opp_fouled[s, j]
-            auto[j + 1] = opp_auto[s, j]
             for r in range(3):
                 vals[j + 1, r] = opp_vals[s, j, r]
         for k in range(K):
@@ -167,15 +176,12 @@ def _describe(our_vals, opp_vals, opp_fouled, opp_auto, params):
     home_runs = 0
     bonus = 0
     vals = np.empty((n, 3), np.int32)
-    fouled = np.zeros(n, np.bool_)
-    auto = np.zeros(n, np.int8)
     vals[0] = our_vals
     scoop_scheme = params[scoring.P_SCHEME] == SCHEME_SCOOP
     for s in range(S):
+        fouled, auto = _sample_flags(opp_fouled, opp_auto, s)
         for j in range(n_opp):
             vals[j + 1] = opp_vals[s, j]
-            fouled[j + 1] = opp_fouled[s, j]
-            auto[j + 1] = opp_auto[s, j]
         if scoring.home_run(vals, fouled, auto, n, 0, params):
             home_runs += 1
         for j in range(1, n):
