@@ -15,9 +15,13 @@ N_PEER = 100_000        # hands per timed call of a peer (a Python call per hand
 
 def _random_rows(rng, rule_set, n, exclude=()):
     deck = np.array([c for c in deck_codes(rule_set) if c not in exclude], np.uint8)
-    # Random 5-card rows: the first five of a random permutation, row by row.
-    keys = rng.random((n, len(deck)))
-    return np.ascontiguousarray(deck[np.argpartition(keys, 5, axis=1)[:, :5]])
+    # Random 5-card rows: the five smallest of random keys, row by row (in chunks, to
+    # keep the keys' memory small).
+    chunks = []
+    for start in range(0, n, 100_000):
+        keys = rng.random((min(100_000, n - start), len(deck)), np.float32)
+        chunks.append(deck[np.argpartition(keys, 5, axis=1)[:, :5]])
+    return np.ascontiguousarray(np.concatenate(chunks))
 
 
 @pytest.fixture(scope="module")

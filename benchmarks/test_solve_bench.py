@@ -56,15 +56,18 @@ def test_solve_growth_with_samples(benchmark, one_core, rule_set, samples):
 
 
 FRESH = """
-import resource, sys, time, json
+import sys, time, json
 t0 = time.perf_counter()
 import solver, numba
 numba.set_num_threads(1)
 t1 = time.perf_counter()
 solver.solve(sys.argv[1], sys.argv[2], None if sys.argv[3] == '-' else sys.argv[3])
 t2 = time.perf_counter()
-print(json.dumps(dict(import_s=t1 - t0, first_solve_s=t2 - t1,
-                      peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)))
+# Peak resident memory of this process (VmHWM; ru_maxrss would also count the parent
+# process it was forked from).
+peak_kb = next(int(line.split()[1]) for line in open('/proc/self/status')
+               if line.startswith('VmHWM'))
+print(json.dumps(dict(import_s=t1 - t0, first_solve_s=t2 - t1, peak_rss_mb=peak_kb / 1024)))
 """
 
 

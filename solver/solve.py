@@ -47,7 +47,13 @@ class Solution:
 
     Probabilities are over samples (and, per opponent, over that opponent's seat).  A
     *scoop* is losing no row to that opponent in ``joker``/``bonus`` and winning every row
-    against it elsewhere; ``p_scooped`` likewise from the opponent's side.
+    against it elsewhere; ``p_scooped`` likewise from the opponent's side.  ``row_rates``
+    and ``bonus_units`` count only opponents whose rows were compared (not those that
+    fouled or declared an automatic win).  ``alternatives`` are the next best of the
+    non-dominated arrangements (an arrangement another one dominates is never better
+    than that one, so it is not scored).  ``declare``/``ev_declare`` (``classic`` with an
+    automatic win in hand): whether declaring beats playing the best arrangement, and its
+    mean score.
     """
     rules: str
     front: str

@@ -298,3 +298,17 @@ def _random_legal_fast(rng, cards, rs, cut):
         if solver.is_legal(*rows, rs, cut):
             return rows
     raise AssertionError("no legal arrangement")
+
+
+def test_same_answer_whatever_the_number_of_threads():
+    import numba
+    hand = "Ah Ad Kh Kd Qs Qc Js Th 9h 8c 7d 6s 5h 4d 3c 2s 2h"
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = solver.solve(hand, "joker", samples=120, seed=11)
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        many = solver.solve(hand, "joker", samples=120, seed=11)
+    finally:
+        numba.set_num_threads(before)
+    assert one == many
