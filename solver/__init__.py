@@ -15,8 +15,24 @@ from .rules import CATEGORIES, RULE_SET_NAMES, RuleSet, rules
 from .settle import PairResult, Settlement, settle
 from .solve import Alternative, Solution, sample_opponents, solve
 
-__all__ = sorted([
-    "Alternative", "AutomaticWin", "CATEGORIES", "PairResult", "RULE_SET_NAMES", "RowValue",
-    "RuleSet", "Settlement", "Solution", "automatic_win", "evaluate_rows", "format_cards",
-    "is_legal", "parse_cards", "row_value", "rules", "sample_opponents", "settle", "solve",
-])
+__all__ = [
+    "Alternative",
+    "AutomaticWin",
+    "CATEGORIES",
+    "PairResult",
+    "RULE_SET_NAMES",
+    "RowValue",
+    "RuleSet",
+    "Settlement",
+    "Solution",
+    "automatic_win",
+    "evaluate_rows",
+    "format_cards",
+    "is_legal",
+    "parse_cards",
+    "row_value",
+    "rules",
+    "sample_opponents",
+    "settle",
+    "solve",
+]

@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import functools
-from typing import Optional
-
 import numpy as np
 
 from . import kernels

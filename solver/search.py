@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import njit
-from .kernels import ordinal3, ordinal5
+from .kernels import ordinal3
 from .scoring import row_bonus
 
 

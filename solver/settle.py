@@ -6,16 +6,15 @@ items behind each pair's units using the same core helpers, and its items sum to
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Optional, Sequence, Union
+from typing import Iterable, Mapping, Sequence, Union
 
 import numpy as np
 
 from . import scoring
 from .autowin import KIND_NAMES, automatic_win_kind, auto_code
 from .cards import card_name, parse_codes, to_codes
-from .rows import RowValue, bonus_rank_of, tables_for, _value_of_codes
-from .rules import (CATEGORIES, ROWS, SCHEME_EASTERN, SCHEME_MANDARIN, SCHEME_ROWS,
-                    SCHEME_SCOOP, SCHEME_WESTERN, RuleSet, rules as _rules)
+from .rows import RowValue, tables_for, _value_of_codes
+from .rules import ROWS, SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN, RuleSet, rules as _rules
 
 Arrangement = Sequence  # (front, middle, back), each text or card codes
 

@@ -15,17 +15,17 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
-from . import scoring
 from numba import prange
 
+from . import scoring
 from ._jit import njit
 from .autowin import KIND_DRAGON, KIND_NAMES, auto_code, automatic_win_kind
-from .kernels import ordinal3, ordinal5
-from .scoring import AUTO_DRAGON, AUTO_PLAIN
 from .cards import CardsLike, card_name, deck_codes, format_cards, parse_codes, to_codes
+from .kernels import ordinal3, ordinal5
 from .policy import field_policy, reference_field
 from .rows import _value_of_codes, tables_for
 from .rules import ROWS, SCHEME_SCOOP, RuleSet, rules as _rules
+from .scoring import AUTO_DRAGON, AUTO_PLAIN
 from .search import nondominated_arrangements
 from .settle import _seat_codes
 
@@ -219,7 +219,10 @@ def _sample_hands(unseen: list[int], n_opp: int, dealt: int, samples: int, seed:
     return np.ascontiguousarray(deals.reshape(samples, n_opp, dealt))
 
 
-def _given_opponents(opponents, rs: RuleSet, cut, tables, own: list[int], n_opp: int):
+def _given_opponents(opponents, rs: RuleSet, tables, own: list[int], cut_codes: list[int],
+                     n_opp: int):
+    """Row values, fouls and declared automatic wins of the caller's opponents, validated
+    sample by sample with the solver's own cards and the cut card."""
     if len(opponents) == 0:
         raise ValueError("opponents= needs at least one sample")
     S = len(opponents)
@@ -233,9 +236,7 @@ def _given_opponents(opponents, rs: RuleSet, cut, tables, own: list[int], n_opp:
             raise ValueError(f"sample {s}: {len(sample)} opponent arrangements, not {n_opp}")
         try:
             # Validate every card of the sample together with the solver's own cards.
-            taken = set(parse_codes(own_text, rs))
-            if rs.cut_card:
-                taken |= set(parse_codes(cut, rs, taken)) if isinstance(cut, str) else set()
+            taken = set(parse_codes(own_text, rs)) | set(cut_codes)
             for j, arrangement in enumerate(sample):
                 if isinstance(arrangement, str) or len(arrangement) not in (3, 4):
                     raise ValueError(f"opponent {j}: an arrangement is (front, middle, back)")
@@ -381,7 +382,8 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     codes = np.array(own, np.int64)
 
     if opponents is not None:
-        opp_vals, opp_fouled, opp_auto = _given_opponents(opponents, rs, cut, tables, own, n_opp)
+        opp_vals, opp_fouled, opp_auto = _given_opponents(opponents, rs, tables, own, cut_codes,
+                                                          n_opp)
     else:
         hands = _unseen_hands(rs, own, cut_codes, n_seats, samples, seed)
         opp_fouled = np.zeros(hands.shape[:2], np.bool_)

@@ -216,7 +216,6 @@ def test_bad_opponents():
 def _numpy_scoop_scores(ours, opp, rules):
     """Scores of many arrangements (A, 3 values) against samples (S, 3 opponents, 3 values)
     under scoop scoring, written out from seeds 000/003 (scoops, home runs, bonuses)."""
-    from solver.rows import RowValue
     table = np.array(rules.row_bonus)                              # (3 rows, categories)
     cat = lambda v: np.asarray(v) >> 20
     rows = np.arange(3)
