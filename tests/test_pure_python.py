@@ -1,0 +1,42 @@
+"""The kernels as plain Python (NUMBA_DISABLE_JIT=1) give what the compiled ones give."""
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+import solver
+from solver.cards import deck_codes
+
+SCRIPT = """
+import json, sys
+import numpy as np
+import solver
+rows = np.array(json.loads(sys.argv[1]), np.uint8)
+hand = sys.argv[2]
+sol = solver.solve(hand, "classic", samples=4, seed=5)
+print(json.dumps(dict(
+    values=solver.evaluate_rows(rows, "joker").tolist(),
+    settle=solver.settle(json.loads(sys.argv[3]), "joker"),
+    solve=[sol.front, sol.middle, sol.back, sol.ev, sol.candidates])))
+"""
+
+DEAL = [("2s 2d Ac", "9s 9h 9d 9c 2h", "As Ks Qs Js Ts"),
+        ("2s 2c Kc", "6s 6h 6d 5h 5d", "As Ks Qs Js Ts"),
+        ("Qc Jc 4d", "4s 4h 3s 3h 7s", "Ah Kh Qh Jh Th"),
+        ("Tc 8c 3c", "8s 8h Jk 7h 7d", "Ad Kd Qd Jd Td")]
+
+
+def test_plain_python_matches_compiled(rng):
+    rows = [[int(c) for c in rng.choice(deck_codes("joker"), 5, replace=False)]
+            for _ in range(300)]
+    hand = "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d"
+    args = [sys.executable, "-c", SCRIPT, json.dumps(rows), hand, json.dumps(DEAL)]
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    plain = json.loads(subprocess.run(args, env=env, check=True, capture_output=True,
+                                      text=True).stdout)
+    sol = solver.solve(hand, "classic", samples=4, seed=5)
+    assert plain == dict(values=solver.evaluate_rows(np.array(rows, np.uint8), "joker").tolist(),
+                         settle=solver.settle(DEAL, "joker"),
+                         solve=[sol.front, sol.middle, sol.back, sol.ev, sol.candidates])
