@@ -223,8 +223,13 @@ def _cache_dir() -> Optional[Path]:
 
 @functools.lru_cache(maxsize=None)
 def _source_digest() -> str:
-    # Tables are a pure function of this module's code: rebuild whenever it changes.
-    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+    # Tables are a pure function of the code that builds them (this module, the ladder in
+    # rules.py, the card codes in cards.py): rebuild whenever any of it changes.
+    here = Path(__file__).parent
+    digest = hashlib.sha256()
+    for name in ("tables.py", "rules.py", "cards.py"):
+        digest.update((here / name).read_bytes())
+    return digest.hexdigest()[:16]
 
 
 @functools.lru_cache(maxsize=None)
