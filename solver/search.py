@@ -36,7 +36,22 @@ import numpy as np
 
 from ._jit import njit
 from .kernels import ordinal3
+from .rules import CATEGORY_INDEX, RuleSet
 from .scoring import row_bonus
+
+# The categories a Front can make, weakest first (RULINGS §2: no straights or flushes).
+FRONT_CATEGORIES = ("high_card", "pair", "trips", "bonus_trips", "joker_trips")
+
+
+def front_bonus_is_monotone(rules: RuleSet) -> bool:
+    """Whether a stronger Front never earns fewer units than a weaker one when it wins
+    (bonus table, and Mandarin's Front-trips points), the premise of taking the strongest
+    legal Front.  True for every shipped rule set; :func:`solver.solve` checks it."""
+    possible = [c for c in FRONT_CATEGORIES
+                if (c != "bonus_trips" or rules.cut_card) and (c != "joker_trips" or rules.jokers)]
+    units = [max(1, rules.row_bonus[0][CATEGORY_INDEX[c]])
+             * (max(1, rules.front_trips_points) if c == "trips" else 1) for c in possible]
+    return all(a <= b for a, b in zip(units, units[1:]))
 
 
 @njit

@@ -26,7 +26,7 @@ from .policy import field_policy, reference_field
 from .rows import _value_of_codes, tables_for
 from .rules import ROWS, SCHEME_SCOOP, RuleSet, rules as _rules
 from .scoring import AUTO_DRAGON, AUTO_PLAIN
-from .search import nondominated_arrangements
+from .search import front_bonus_is_monotone, nondominated_arrangements
 from .settle import _seat_codes
 
 Policy = Callable[[str, RuleSet, Optional[str]], Sequence]
@@ -375,6 +375,9 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     see :mod:`solver.search`.
     """
     rs, tables, own, cut_codes, n_seats = _prepare_hand(cards, rules, cut, players)
+    if not front_bonus_is_monotone(rs):
+        raise ValueError(f"{rs.name}: a stronger Front earns fewer units than a weaker one; "
+                         f"the solver's pruning assumes it never does")
     if samples < 1 and opponents is None:
         raise ValueError(f"samples must be at least 1, not {samples}")
     n_opp = n_seats - 1

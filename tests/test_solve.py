@@ -311,3 +311,17 @@ def test_same_answer_whatever_the_number_of_threads():
     finally:
         numba.set_num_threads(before)
     assert one == many
+
+
+def test_front_bonus_premise_holds_and_is_checked():
+    import dataclasses
+    from solver.search import front_bonus_is_monotone
+    for name in solver.RULE_SET_NAMES:
+        assert front_bonus_is_monotone(solver.rules(name))
+    joker = solver.rules("joker")
+    table = [list(r) for r in joker.row_bonus]
+    table[0][solver.CATEGORIES.index("trips")] = 9          # trips now out-earn joker trips
+    odd = dataclasses.replace(joker, name="odd-joker", row_bonus=tuple(map(tuple, table)))
+    assert not front_bonus_is_monotone(odd)
+    with pytest.raises(ValueError, match="stronger Front earns fewer"):
+        solver.solve("As As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h Jk Kd Qc", odd, samples=2)
