@@ -169,27 +169,30 @@ def format_cards(cards: "int | Iterable[int]") -> str:
     return " ".join(card_name(c) for c in codes)
 
 
-def to_codes(cards: CardsLike, rules: "str | RuleSet") -> list[int]:
+def to_codes(cards: CardsLike, rules: "str | RuleSet", taken: "set[int] | None" = None) -> list[int]:
     """Codes of ``cards`` given as text, a hand bitmask, or a sequence of codes or texts.
 
-    Validates every card against the rule set's deck (copies, jokers).
+    Validates every card against the rule set's deck (copies, jokers), counting the cards
+    in ``taken`` as already used (see :func:`parse_codes`).  Codes come back in their
+    canonical form: the first free copy of a spade, the first free joker.
     """
     rs = _rules(rules)
     if isinstance(cards, str):
-        return parse_codes(cards, rs)
+        return parse_codes(cards, rs, taken)
     if isinstance(cards, (int, np.integer)):
         codes = mask_to_codes(int(cards))
     else:
         items = list(cards)
         if items and all(isinstance(x, str) for x in items):
-            return parse_codes(" ".join(items), rs)
+            return parse_codes(" ".join(items), rs, taken)
         codes = [int(x) for x in items]
         if len(set(codes)) != len(codes):
             dup = next(c for c in codes if codes.count(c) > 1)
             raise ValueError(f"duplicate card code {dup} ({card_name(dup)})")
     for c in codes:
         check_code_in_deck(c, rs)
-    return codes
+    # Through the names, so that copies are counted the same way as for text.
+    return parse_codes(" ".join(card_name(c) for c in codes), rs, taken)
 
 
 def check_code_in_deck(code: int, rules: RuleSet) -> None:

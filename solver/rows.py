@@ -27,6 +27,16 @@ def bonus_rank_of(rules: RuleSet, cut: "str | int | None") -> int:
     return code_rank(codes[0])
 
 
+def cut_taken(rules: RuleSet, cut: "str | int | None") -> set[int]:
+    """The cut card's code as a set of cards already out of play (empty without a cut),
+    to start :func:`solver.cards.parse_codes` with: the cut card is not in any row."""
+    bonus_rank_of(rules, cut)                       # validates
+    if not rules.cut_card:
+        return set()
+    name = cut if isinstance(cut, str) else card_name(int(cut))
+    return set(parse_codes(name, rules))
+
+
 def tables_for(rules: "str | RuleSet", cut: "str | int | None" = None) -> RowTables:
     rs = _rules(rules)
     return row_tables(rs, bonus_rank_of(rs, cut))
@@ -77,10 +87,20 @@ class RowValue:
         return f"<RowValue {self.category}{ranks}>"
 
 
-def _row_codes(cards: CardsLike, rules: RuleSet, what: str = "row") -> list[int]:
-    codes = to_codes(cards, rules)
+def explain_cut(error: ValueError, out_of_play) -> ValueError:
+    """The error, noting the cut card when it is the card the error names."""
+    notes = [f" (the cut card {card_name(c)} is out of play)" for c in out_of_play or ()
+             if f"'{card_name(c)}'" in str(error)]
+    return ValueError(str(error) + "".join(notes)) if notes else error
+
+
+def _row_codes(cards: CardsLike, rules: RuleSet, taken: "set[int] | None" = None) -> list[int]:
+    try:
+        codes = to_codes(cards, rules, None if taken is None else set(taken))
+    except ValueError as e:
+        raise explain_cut(e, taken) from None
     if len(codes) not in (3, 5):
-        raise ValueError(f"a {what} has 3 or 5 cards, not {len(codes)}")
+        raise ValueError(f"a row has 3 or 5 cards, not {len(codes)}")
     return codes
 
 
@@ -102,7 +122,7 @@ def row_value(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" 
     """
     rs = _rules(rules)
     tables = tables_for(rs, cut)
-    return RowValue(_value_of_codes(_row_codes(cards, rs), tables))
+    return RowValue(_value_of_codes(_row_codes(cards, rs, cut_taken(rs, cut)), tables))
 
 
 def is_legal(front: CardsLike, middle: CardsLike, back: CardsLike, rules: "str | RuleSet",
@@ -110,30 +130,31 @@ def is_legal(front: CardsLike, middle: CardsLike, back: CardsLike, rules: "str |
     """Whether Front < Middle <= Back (RULINGS §2): two integer compares.
 
     Row sizes must be 3, 5 and 5 (``ValueError`` otherwise); cards are validated against
-    the deck, including across the three rows.
+    the deck, including across the three rows and against the cut card.
     """
     rs = _rules(rules)
     tables = tables_for(rs, cut)
-    f, m, b = (_value_of_codes(c, tables) for c in arrangement_codes(front, middle, back, rs))
+    rows = arrangement_codes(front, middle, back, rs, cut_taken(rs, cut))
+    f, m, b = (_value_of_codes(c, tables) for c in rows)
     return f < m <= b
 
 
-def arrangement_codes(front, middle, back, rules: RuleSet) -> list[list[int]]:
-    """Codes of three rows, validated as one set of cards (sizes 3, 5, 5)."""
-    texts = [front, middle, back]
-    if all(isinstance(t, str) for t in texts):
-        codes = parse_codes(" ".join(texts), rules)
-        sizes = [len(parse_codes(t, rules)) for t in texts]
-    else:
-        parts = [to_codes(t, rules) for t in texts]
-        sizes = [len(p) for p in parts]
-        codes = [c for p in parts for c in p]
-        if len(set(codes)) != len(codes):
-            raise ValueError("a card is used twice in the arrangement")
-    for name, want, got in zip(("front", "middle", "back"), (3, 5, 5), sizes):
-        if got != want:
-            raise ValueError(f"the {name} has {want} cards, not {got}")
-    return [codes[:3], codes[3:8], codes[8:]]
+def arrangement_codes(front, middle, back, rules: RuleSet,
+                      taken: "set[int] | None" = None) -> list[list[int]]:
+    """Codes of three rows, validated as one set of cards (sizes 3, 5, 5), with the
+    cards in ``taken`` (e.g. the cut card) out of play."""
+    taken = set() if taken is None else set(taken)
+    out_of_play = set(taken)
+    rows = []
+    for name, want, cards in zip(("front", "middle", "back"), (3, 5, 5), (front, middle, back)):
+        try:
+            codes = to_codes(cards, rules, taken)
+        except ValueError as e:
+            raise explain_cut(e, out_of_play) from None
+        if len(codes) != want:
+            raise ValueError(f"the {name} has {want} cards, not {len(codes)}")
+        rows.append(codes)
+    return rows
 
 
 def evaluate_rows(rows, rules: "str | RuleSet", cut: "str | int | None" = None) -> np.ndarray:
@@ -146,8 +167,9 @@ def evaluate_rows(rows, rules: "str | RuleSet", cut: "str | int | None" = None) 
     """
     rs = _rules(rules)
     tables = tables_for(rs, cut)
+    out_of_play = cut_taken(rs, cut)
     if not isinstance(rows, np.ndarray):
-        rows = np.array([_row_codes(r, rs) for r in rows], np.uint8)
+        rows = np.array([_row_codes(r, rs, out_of_play) for r in rows], np.uint8)
     if rows.ndim != 2 or rows.shape[1] not in (3, 5):
         raise ValueError(f"rows must be an (n, 5) or (n, 3) array, not shape {rows.shape}")
     if rows.size and (rows.min() < 0 or rows.max() >= 65 + rs.jokers):
@@ -162,6 +184,14 @@ def evaluate_rows(rows, rules: "str | RuleSet", cut: "str | int | None" = None) 
         bad = int(np.nonzero((srt[:, 1:] == srt[:, :-1]).any(axis=1))[0][0])
         raise ValueError(f"row {bad} uses a card twice: "
                          f"{' '.join(card_name(c) for c in rows[bad])}")
+    for cut_code in out_of_play:
+        # The cut card is out of play: a row may hold its other copy (a spade), if any.
+        copies = [cut_code] + ([cut_code + 52] if cut_code < 13 else [])
+        held = sum((rows == c).any(axis=1) for c in copies)
+        if (held >= len(copies)).any():
+            bad = int(np.nonzero(held >= len(copies))[0][0])
+            raise ValueError(f"row {bad} uses the cut card {card_name(cut_code)}: "
+                             f"{' '.join(card_name(c) for c in rows[bad])}")
     out = kernels.values5(rows, tables) if rows.shape[1] == 5 else kernels.values3(rows, tables)
     if out.size and out.min() < 0:        # a row the tables do not know: a bug, not input
         bad = int(np.argmin(out))

@@ -12,9 +12,10 @@ import numpy as np
 
 from . import scoring
 from .autowin import KIND_NAMES, automatic_win_kind, auto_code
-from .cards import card_name, parse_codes, to_codes
-from .rows import RowValue, tables_for, _value_of_codes
-from .rules import ROWS, SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN, RuleSet, rules as _rules
+from .cards import to_codes
+from .rows import RowValue, cut_taken, explain_cut, tables_for, _value_of_codes
+from .rules import (ROWS, SCHEME_MANDARIN, SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN, RuleSet,
+                    rules as _rules)
 
 Arrangement = Sequence  # (front, middle, back), each text or card codes
 
@@ -47,9 +48,11 @@ class Settlement:
         return "\n".join(lines)
 
 
-def _seat_codes(arrangements, rules: RuleSet) -> list[list[list[int]]]:
-    """Every seat's rows as codes, validated: sizes, and cards across all seats."""
-    taken: set[int] = set()
+def _seat_codes(arrangements, rules: RuleSet, out_of_play: "set[int] | None" = None
+                ) -> list[list[list[int]]]:
+    """Every seat's rows as codes, validated: sizes, and cards across all seats (with
+    the cards ``out_of_play``, i.e. the cut card, already taken)."""
+    taken: set[int] = set(out_of_play or ())
     seats = []
     for seat, arrangement in enumerate(arrangements):
         if isinstance(arrangement, str) or len(arrangement) != 3:
@@ -57,16 +60,9 @@ def _seat_codes(arrangements, rules: RuleSet) -> list[list[list[int]]]:
         rows = []
         for name, size, cards in zip(ROWS, (3, 5, 5), arrangement):
             try:
-                if isinstance(cards, str):
-                    codes = parse_codes(cards, rules, taken)
-                else:
-                    codes = to_codes(cards, rules)
-                    for c in codes:
-                        if c in taken:
-                            raise ValueError(f"card {card_name(c)} (code {c}) is already used")
-                        taken.add(c)
+                codes = to_codes(cards, rules, taken)
             except ValueError as e:
-                raise ValueError(f"seat {seat} {name}: {e}") from None
+                raise ValueError(f"seat {seat} {name}: {explain_cut(e, out_of_play)}") from None
             if len(codes) != size:
                 raise ValueError(f"seat {seat}: the {name} has {size} cards, not {len(codes)}")
             rows.append(codes)
@@ -123,15 +119,7 @@ def _prepare(arrangements, rules, cut, declared):
         raise ValueError(f"the {rs.name} rule set settles {' or '.join(map(str, rs.seats))} "
                          f"seats, not {n}")
     tables = tables_for(rs, cut)
-    seat_codes = _seat_codes(arrangements, rs)
-    if rs.cut_card:
-        cut_codes = parse_codes(cut, rs) if isinstance(cut, str) else [int(cut)]
-        cut_code = cut_codes[0]
-        used = {c for seat in seat_codes for row in seat for c in row}
-        same_rank_used = sum(1 for c in used if c < 65 and c % 13 == cut_code % 13)
-        if cut_code in used or same_rank_used > rs.spade_copies + 2:
-            raise ValueError(f"the cut card {card_name(cut_code)} is out of play, but the "
-                             f"deal uses {same_rank_used + 1} cards of its rank")
+    seat_codes = _seat_codes(arrangements, rs, cut_taken(rs, cut))
     vals = np.array([[_value_of_codes(row, tables) for row in seat] for seat in seat_codes],
                     np.int32)
     auto = _declared_codes(declared, n, seat_codes, rs)
@@ -221,7 +209,7 @@ def _explain(vals, fouled, auto, a, b, rs: RuleSet, params) -> PairResult:
             if rs.scheme == SCHEME_WESTERN and losses >= 2:
                 items.append(("majority", -rs.majority_bonus))
         else:
+            shot = rs.scheme == SCHEME_MANDARIN and 3 in (wins, losses)
             items.append((f"rows {wins}-{losses}" + (" (home run)" if hr[a] or hr[b] else
-                                                       " (shot)" if 3 in (wins, losses) else ""),
-                          units))
+                                                       " (shot)" if shot else ""), units))
     return PairResult(a, b, outcome, units, tuple(items))

@@ -206,3 +206,24 @@ def test_bad_input_names_the_seat():
         solver.settle([SEED001_A, SEED001_B], "pagat", declared=[0])
     with pytest.raises(ValueError, match="settles 2 or 3 or 4 seats, not 1"):
         solver.settle([P0], "classic")
+
+
+def test_a_spade_cut_card_leaves_its_twin_in_play():
+    deal = [("2h 3h 4d", "5h 6h 8d 9c Tc", "Jh Jd Qc Kc Kd"),
+            ("2d 3d 4c", "5d 6d 8c 9h Td", "Js Jc Qh Kh Qd"),
+            ("2c 3c 4h", "5c 6c 8h 9d Th", "Ts Ks Ah 8s 9s"),
+            ("3s 4s 5s", "6s 7s 8s 7h 7d", "Ks Qs Js 2s As")]
+    # One As is cut; the other As is still in play (seed 003: five cards a rank).
+    assert solver.settle(deal, "bonus", cut="As") == naive.settle(deal, "bonus", 14)
+    twice = [deal[0], deal[1], deal[2], ("3s 4s 5s", "6s 7s 8s 7h 7d", "Ks As Js 2s As")]
+    with pytest.raises(ValueError, match="duplicate card 'As'.*cut card As is out of play"):
+        solver.settle(twice, "bonus", cut="As")
+    cut_used = [("4c 2h 3h", "5h 6h 8d 9c Tc", "Jh Jd Qc Kc Kd")] + deal[1:]
+    with pytest.raises(ValueError, match="seat 0 front: duplicate card '4c'.*cut card 4c"):
+        solver.settle(cut_used, "bonus", cut="4c")
+
+
+def test_eastern_breakdown_has_no_shots():
+    text = str(solver.settle([STRONG, P0], "classic:eastern", detail=True))
+    assert "rows 3-0" in text and "shot" not in text
+    assert "(shot)" in str(solver.settle([STRONG, P0], "classic:mandarin", detail=True))
