@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+
 import numpy as np
 
 from . import kernels
