@@ -23,7 +23,7 @@ take rows as arrays of card codes (``uint8``), never as Python objects.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence, Union
+from typing import Iterable, Union
 
 import numpy as np
 
@@ -51,10 +51,6 @@ def code_suit(code: int) -> int:
         return -1
     slot = code // 13
     return 0 if slot == SECOND_SPADE_SLOT else slot
-
-
-def is_joker(code: int) -> bool:
-    return code >= FIRST_JOKER
 
 
 def card_name(code: int) -> str:
@@ -212,24 +208,3 @@ def deck_codes(rules: "str | RuleSet") -> list[int]:
         codes += list(range(52, 65))
     codes += list(range(FIRST_JOKER, FIRST_JOKER + rs.jokers))
     return codes
-
-
-def canonical_codes(codes: Sequence[int]) -> list[int]:
-    """Relabel a set of codes so that spade copies and jokers take their first codes.
-
-    Two hands that differ only in which physical copy of a spade (or which joker) they
-    hold are the same hand; this gives them the same codes.
-    """
-    out, taken = [], set()
-    for c in codes:
-        if c >= FIRST_JOKER:
-            c = FIRST_JOKER
-            while c in taken:
-                c += 1
-        elif c // 13 in (0, SECOND_SPADE_SLOT):
-            c = c % 13
-            if c in taken:
-                c += 13 * SECOND_SPADE_SLOT
-        taken.add(c)
-        out.append(c)
-    return out

@@ -38,7 +38,6 @@ SPAN5 = 5 * RANK_KEYS[-1] + 1
 SPAN3 = 3 * RANK_KEYS[-1] + 1
 CATEGORY_SHIFT = 20
 MAX_COPIES_OF_A_CARD = 2        # RULINGS §3: no card more than twice in a row
-STRAIGHT_TOPS = tuple(range(12, 2, -1))   # ace-high down to the wheel's five (rank 3)
 
 
 class RowTables(NamedTuple):
