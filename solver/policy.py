@@ -23,7 +23,7 @@ import numpy as np
 
 from ._jit import njit
 from .rules import RuleSet
-from .scoring import seat_score
+from .scoring import row_bonus, seat_score
 from .search import five_subsets, three_subsets
 from .tables import CATEGORY_SHIFT
 
@@ -82,9 +82,11 @@ def field_policy(codes, t, params, field, n_seats):
     backs = np.empty(16, np.int64)
     middles = np.empty(16, np.int64)
     _best_by_category(masks5, ords5, cats5, 0, 1 << 30, backs)
-    vals = np.empty((n_seats, 3), np.int32)
-    best_score = -(1 << 60)
-    best = (np.int64(0), np.int64(0), np.int64(0))
+    # The candidates: (front, middle, back) values and masks.
+    n_max = BACK_CATEGORIES * MIDDLE_CATEGORIES
+    cand_vals = np.empty((n_max, 3), np.int32)
+    cand_masks = np.empty((n_max, 3), np.int64)
+    n_cand = 0
     n_back = 0
     for cb in range(15, -1, -1):
         b = backs[cb]
@@ -105,21 +107,57 @@ def field_policy(codes, t, params, field, n_seats):
             f = _best_front_below(masks3, ords3, masks5[b] | masks5[m], ords5[m])
             if f == -1:
                 continue
-            vals[0, 0] = t.values[ords3[f]]
-            vals[0, 1] = t.values[ords5[m]]
-            vals[0, 2] = t.values[ords5[b]]
-            score = 0
-            for r in range(field.shape[0]):
-                for s in range(1, n_seats):
-                    for k in range(3):
-                        vals[s, k] = field[r, s - 1, k]
-                score += seat_score(vals, 0, 0, n_seats, 0, params)   # no fouls, no autos
-            if score > best_score:
-                best_score = score
-                best = (masks3[f], masks5[m], masks5[b])
-    if best_score == -(1 << 60):
+            cand_vals[n_cand, 0] = t.values[ords3[f]]
+            cand_vals[n_cand, 1] = t.values[ords5[m]]
+            cand_vals[n_cand, 2] = t.values[ords5[b]]
+            cand_masks[n_cand, 0] = masks3[f]
+            cand_masks[n_cand, 1] = masks5[m]
+            cand_masks[n_cand, 2] = masks5[b]
+            n_cand += 1
+    if n_cand == 0:
         return strongest_back_first(codes, t)
-    return best
+    # Score against the field only the candidates no other candidate dominates (see
+    # solver.search: a dominated one never scores more), in their order.
+    vals = np.empty((n_seats, 3), np.int32)
+    best_score = -(1 << 60)
+    best = 0
+    for i in range(n_cand):
+        if _dominated_candidate(cand_vals, n_cand, i, params):
+            continue
+        for k in range(3):
+            vals[0, k] = cand_vals[i, k]
+        score = 0
+        for r in range(field.shape[0]):
+            for s in range(1, n_seats):
+                for k in range(3):
+                    vals[s, k] = field[r, s - 1, k]
+            score += seat_score(vals, 0, 0, n_seats, 0, params)   # no fouls, no autos
+        if score > best_score:
+            best_score = score
+            best = i
+    return cand_masks[best, 0], cand_masks[best, 1], cand_masks[best, 2]
+
+
+@njit
+def _dominated_candidate(cand_vals, n_cand, i, params):
+    """Another candidate is at least as strong and earns at least as much bonus in every
+    row (and differs, or comes first when equal)."""
+    for j in range(n_cand):
+        if j == i:
+            continue
+        ok = True
+        same = True
+        for r in range(3):
+            vj = cand_vals[j, r]
+            vi = cand_vals[i, r]
+            if vj < vi or row_bonus(params, r, vj) < row_bonus(params, r, vi):
+                ok = False
+                break
+            if vj != vi:
+                same = False
+        if ok and (not same or j < i):
+            return True
+    return False
 
 
 def field_name(rules: RuleSet, n_seats: int) -> str:
