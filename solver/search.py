@@ -58,29 +58,33 @@ def front_bonus_is_monotone(rules: RuleSet) -> bool:
 def five_subsets(codes, t):
     """Masks and ordinals of every 5-card subset of the hand, in lexicographic order.
 
-    The rank-key sum, joker count and suit bits are built up loop by loop (the sums of
-    :func:`solver.kernels.ordinal5`, shared by every subset with the same first cards)."""
+    The lookup of :func:`solver.kernels.ordinal5`, built up loop by loop: each card adds
+    its rank key, plus a whole table span per joker, to one flat index into ``t.ord5``
+    (the sums are shared by every subset with the same first cards; the flat index saved
+    a tenth of the time of indexing three dimensions, side by side)."""
     n = codes.shape[0]
     count = n * (n - 1) * (n - 2) * (n - 3) * (n - 4) // 120
     masks = np.empty(count, np.int64)
     ords = np.empty(count, np.int64)
-    key = t.card_key[codes]
-    jok = t.card_joker[codes]
+    span = t.ord5.shape[2]
+    flat = t.ord5.reshape(-1)
+    suited_offset = t.ord5.shape[1] * span
+    key = t.card_key[codes].astype(np.int64) + t.card_joker[codes].astype(np.int64) * span
     bit = t.card_suit_bit[codes]
     k = 0
     for a in range(n):
-        ka, ja, sa, ma = key[a], jok[a], bit[a], 1 << a
+        ka, sa, ma = key[a], bit[a], 1 << a
         for b in range(a + 1, n):
-            kb, jb, sb, mb = ka + key[b], ja + jok[b], sa | bit[b], ma | (1 << b)
+            kb, sb, mb = ka + key[b], sa | bit[b], ma | (1 << b)
             for c in range(b + 1, n):
-                kc, jc, sc, mc = kb + key[c], jb + jok[c], sb | bit[c], mb | (1 << c)
+                kc, sc, mc = kb + key[c], sb | bit[c], mb | (1 << c)
                 for d in range(c + 1, n):
-                    kd, jd, sd, md = kc + key[d], jc + jok[d], sc | bit[d], mc | (1 << d)
+                    kd, sd, md = kc + key[d], sc | bit[d], mc | (1 << d)
                     for e in range(d + 1, n):
                         suits = sd | bit[e]
-                        suited = 1 if (suits & (suits - 1)) == 0 else 0
+                        offset = suited_offset if (suits & (suits - 1)) == 0 else 0
                         masks[k] = md | (1 << e)
-                        ords[k] = t.ord5[suited, jd + jok[e], kd + key[e]]
+                        ords[k] = flat[offset + kd + key[e]]
                         k += 1
     return masks, ords
 
