@@ -86,30 +86,54 @@ def _three_straights(rank_counts):
 
 
 @njit
-def automatic_win_kind(codes):
-    """The best automatic-win kind (``KIND_*``) of 13 real card codes."""
+def _counts(codes):
     rank_counts = np.zeros(13, np.int64)
     suit_counts = np.zeros(4, np.int64)
     for c in codes:
         rank_counts[c % 13] += 1
         slot = c // 13
         suit_counts[0 if slot == 4 else slot] += 1
-    distinct = 0
-    pairs = 0
-    for r in range(13):
-        if rank_counts[r] > 0:
-            distinct += 1
-        pairs += rank_counts[r] // 2        # quads are two pairs
-    if distinct == 13:
-        return KIND_DRAGON
-    if pairs >= 6:
-        return KIND_SIX_PAIRS
-    s = np.sort(suit_counts)[::-1]
-    if ((s[0] == 13) or (s[0] == 10 and s[1] == 3) or (s[0] == 8 and s[1] == 5)
-            or (s[0] == 5 and s[1] == 5 and s[2] == 3)):
-        return KIND_THREE_FLUSHES
-    if _three_straights(rank_counts)[1] != -1:   # the front's low rank may be -1 (A-2-3)
-        return KIND_THREE_STRAIGHTS
+    return rank_counts, suit_counts
+
+
+@njit
+def _holds(rank_counts, suit_counts, kind):
+    if kind == KIND_DRAGON:
+        for r in range(13):
+            if rank_counts[r] == 0:
+                return False
+        return True
+    if kind == KIND_SIX_PAIRS:
+        pairs = 0
+        for r in range(13):
+            pairs += rank_counts[r] // 2        # quads are two pairs
+        return pairs >= 6
+    if kind == KIND_THREE_FLUSHES:
+        # Each row of one suit: the suits' counts must split into the rows' 3, 5 and 5.
+        s = np.sort(suit_counts)[::-1]
+        return ((s[0] == 13) or (s[0] == 10 and s[1] == 3) or (s[0] == 8 and s[1] == 5)
+                or (s[0] == 5 and s[1] == 5 and s[2] == 3))
+    if kind == KIND_THREE_STRAIGHTS:
+        return _three_straights(rank_counts)[1] != -1   # the front's low rank may be -1
+    return False
+
+
+@njit
+def holds_kind(codes, kind):
+    """Whether 13 real card codes hold the automatic win ``kind`` (``KIND_*``)."""
+    rank_counts, suit_counts = _counts(codes)
+    return _holds(rank_counts, suit_counts, kind)
+
+
+@njit
+def automatic_win_kind(codes):
+    """The best automatic-win kind (``KIND_*``) of 13 real card codes: a dragon beats
+    the others, which are worth the same (the first that holds is named)."""
+    rank_counts, suit_counts = _counts(codes)       # once: opponents are checked by the
+    for kind in (KIND_DRAGON, KIND_SIX_PAIRS,       # thousand
+                 KIND_THREE_FLUSHES, KIND_THREE_STRAIGHTS):
+        if _holds(rank_counts, suit_counts, kind):
+            return kind
     return KIND_NONE
 
 

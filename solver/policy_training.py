@@ -17,7 +17,7 @@ from .policy import DATA, field_name, field_policy, strongest_back_first
 from .rows import tables_for
 from .rules import rules as _rules
 from .scoring import settle_seats
-from .solve import _positions
+from .search import cards_of_mask
 from .kernels import ordinal3, ordinal5
 
 FIELD_DEALS = 16
@@ -41,7 +41,7 @@ def _deal(rng, rs, n_seats):
 
 
 def _row_values(masks, codes, t):
-    f, m, b = (_positions(int(x), codes) for x in masks)
+    f, m, b = (cards_of_mask(int(x), codes) for x in masks)
     return [t.values[ordinal3(*f, t)], t.values[ordinal5(*m, t)], t.values[ordinal5(*b, t)]]
 
 

@@ -55,6 +55,18 @@ def front_bonus_is_monotone(rules: RuleSet) -> bool:
 
 
 @njit
+def cards_of_mask(mask, codes):
+    """The card codes at the positions set in ``mask`` (a row of at most 13 cards)."""
+    out = np.empty(13, np.int64)
+    k = 0
+    for i in range(codes.shape[0]):
+        if mask >> i & 1:
+            out[k] = codes[i]
+            k += 1
+    return out[:k]
+
+
+@njit
 def five_subsets(codes, t):
     """Masks and ordinals of every 5-card subset of the hand, in lexicographic order.
 

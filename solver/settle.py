@@ -11,7 +11,7 @@ from typing import Iterable, Mapping, Sequence, Union
 import numpy as np
 
 from . import scoring
-from .autowin import KIND_NAMES, automatic_win_kind, auto_code
+from .autowin import KIND_NAMES, automatic_win_kind, auto_code, holds_kind
 from .cards import to_codes
 from .rows import RowValue, cut_taken, explain_cut, tables_for, _value_of_codes
 from .rules import (ROWS, SCHEME_MANDARIN, SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN, RuleSet,
@@ -92,23 +92,12 @@ def _declared_codes(declared, n_seats: int, seat_codes, rules: RuleSet) -> np.nd
             # than the cards hold is allowed, a greater one is not.
             if name == "dragon" and KIND_NAMES[kind] != "dragon":
                 raise ValueError(f"seat {seat}: declared a dragon its cards do not hold")
-            if name != "dragon" and not _holds(codes, name):
+            if name != "dragon" and not holds_kind(np.array(codes, np.int64),
+                                                     KIND_NAMES.index(name)):
                 raise ValueError(f"seat {seat}: declared {name} its cards do not hold")
             kind = KIND_NAMES.index(name)
         auto[seat] = auto_code(kind)
     return auto
-
-
-def _holds(codes: list[int], name: str) -> bool:
-    from .autowin import _three_straights
-    ranks = np.bincount([c % 13 for c in codes], minlength=13)
-    if name == "six_pairs":
-        return int((ranks // 2).sum()) >= 6
-    if name == "three_flushes":
-        suits = sorted(np.bincount([0 if c // 13 == 4 else c // 13 for c in codes],
-                                   minlength=4), reverse=True)
-        return tuple(s for s in suits if s) in ((13,), (10, 3), (8, 5), (5, 5, 3))
-    return _three_straights(ranks.astype(np.int64))[1] != -1
 
 
 def _prepare(arrangements, rules, cut, declared):

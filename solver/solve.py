@@ -26,7 +26,7 @@ from .policy import field_policy, reference_field
 from .rows import _value_of_codes, tables_for
 from .rules import ROWS, SCHEME_SCOOP, RuleSet, rules as _rules
 from .scoring import AUTO_DRAGON, AUTO_PLAIN
-from .search import front_bonus_is_monotone, nondominated_arrangements
+from .search import cards_of_mask, front_bonus_is_monotone, nondominated_arrangements
 from .settle import _seat_codes
 
 Policy = Callable[[str, RuleSet, Optional[str]], Sequence]
@@ -96,17 +96,6 @@ class Solution:
 
 
 # --- kernels ------------------------------------------------------------------------------
-@njit
-def _positions(mask, codes):
-    out = np.empty(13, np.int64)
-    k = 0
-    for i in range(codes.shape[0]):
-        if mask >> i & 1:
-            out[k] = codes[i]
-            k += 1
-    return out[:k]
-
-
 @njit(parallel=True)
 def _set_opponents(hands, t, params, field, n_seats, detect_auto):
     """Row values, automatic-win codes and row position masks of every sampled opponent,
@@ -130,10 +119,10 @@ def _set_opponents(hands, t, params, field, n_seats, detect_auto):
             masks[s, k, 0] = f
             masks[s, k, 1] = m
             masks[s, k, 2] = b
-            row = _positions(f, codes)
+            row = cards_of_mask(f, codes)
             vals[s, k, 0] = t.values[ordinal3(row[0], row[1], row[2], t)]
             for r, mask in ((1, m), (2, b)):
-                row = _positions(mask, codes)
+                row = cards_of_mask(mask, codes)
                 vals[s, k, r] = t.values[ordinal5(row[0], row[1], row[2], row[3], row[4], t)]
     return vals, auto, masks
 
