@@ -3,7 +3,8 @@
 Public API (see README.md for a tour):
 
 * cards: :func:`parse_cards`, :func:`format_cards`
-* rule sets: :func:`rules`, :data:`RULE_SET_NAMES`, :data:`CATEGORIES`
+* rule sets: :func:`rule_set`, :data:`RULE_SET_NAMES`, :data:`CATEGORIES` (the module
+  :mod:`solver.rules` holds them all)
 * rows: :func:`row_value`, :func:`is_legal`, :func:`evaluate_rows`
 * settlement: :func:`settle`, :func:`automatic_win`
 * the solver: :func:`solve` (a :class:`Solution`), :func:`sample_opponents`
@@ -11,7 +12,7 @@ Public API (see README.md for a tour):
 from .autowin import AutomaticWin, automatic_win
 from .cards import format_cards, parse_cards
 from .rows import RowValue, evaluate_rows, is_legal, row_value
-from .rules import CATEGORIES, RULE_SET_NAMES, RuleSet, rules
+from .rules import CATEGORIES, RULE_SET_NAMES, RuleSet, rule_set
 from .settle import PairResult, Settlement, settle
 from .solve import Alternative, Solution, sample_opponents, solve
 
@@ -31,7 +32,7 @@ __all__ = [
     "is_legal",
     "parse_cards",
     "row_value",
-    "rules",
+    "rule_set",
     "sample_opponents",
     "settle",
     "solve",

@@ -27,7 +27,7 @@ from typing import Iterable, Union
 
 import numpy as np
 
-from .rules import RANKS, SUITS, RuleSet, rules as _rules
+from .rules import RANKS, SUITS, RuleSet, rule_set
 
 SECOND_SPADE_SLOT = 4
 FIRST_JOKER = 65
@@ -83,7 +83,7 @@ def parse_codes(text: str, rules: "str | RuleSet", taken: "set[int] | None" = No
     card beyond the deck's copies is a ``ValueError`` naming it.  ``taken``: codes
     already used elsewhere (other rows, other seats); the new codes are added to it.
     """
-    rs = _rules(rules)
+    rs = rule_set(rules)
     if not isinstance(text, str):
         raise TypeError(f"cards must be given as text, not {type(text).__name__}")
     tokens = [t for t in _TOKEN_SPLIT.split(text.strip()) if t]
@@ -172,7 +172,7 @@ def to_codes(cards: CardsLike, rules: "str | RuleSet", taken: "set[int] | None" 
     in ``taken`` as already used (see :func:`parse_codes`).  Codes come back in their
     canonical form: the first free copy of a spade, the first free joker.
     """
-    rs = _rules(rules)
+    rs = rule_set(rules)
     if isinstance(cards, str):
         return parse_codes(cards, rs, taken)
     if isinstance(cards, (int, np.integer)):
@@ -202,7 +202,7 @@ def check_code_in_deck(code: int, rules: RuleSet) -> None:
 
 def deck_codes(rules: "str | RuleSet") -> list[int]:
     """Every physical card of the rule set's deck, as codes (ascending)."""
-    rs = _rules(rules)
+    rs = rule_set(rules)
     codes = list(range(52))
     if rs.spade_copies == 2:
         codes += list(range(52, 65))

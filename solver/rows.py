@@ -7,7 +7,7 @@ import numpy as np
 
 from . import kernels
 from .cards import CardsLike, card_name, code_rank, parse_codes, to_codes
-from .rules import CATEGORIES, RANKS, RuleSet, rules as _rules
+from .rules import CATEGORIES, RANKS, RuleSet, rule_set
 from .tables import RowTables, row_tables, value_category, value_digits
 
 
@@ -39,7 +39,7 @@ def cut_taken(rules: RuleSet, cut: "str | int | None") -> set[int]:
 
 
 def tables_for(rules: "str | RuleSet", cut: "str | int | None" = None) -> RowTables:
-    rs = _rules(rules)
+    rs = rule_set(rules)
     return row_tables(rs, bonus_rank_of(rs, cut))
 
 
@@ -121,7 +121,7 @@ def row_value(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" 
     >>> row_value("9h 9d Kc", "pagat") > row_value("9s 9c 5d 4h 3s", "pagat")
     True
     """
-    rs = _rules(rules)
+    rs = rule_set(rules)
     tables = tables_for(rs, cut)
     return RowValue(_value_of_codes(_row_codes(cards, rs, cut_taken(rs, cut)), tables))
 
@@ -133,7 +133,7 @@ def is_legal(front: CardsLike, middle: CardsLike, back: CardsLike, rules: "str |
     Row sizes must be 3, 5 and 5 (``ValueError`` otherwise); cards are validated against
     the deck, including across the three rows and against the cut card.
     """
-    rs = _rules(rules)
+    rs = rule_set(rules)
     tables = tables_for(rs, cut)
     rows = arrangement_codes(front, middle, back, rs, cut_taken(rs, cut))
     f, m, b = (_value_of_codes(c, tables) for c in rows)
@@ -166,7 +166,7 @@ def evaluate_rows(rows, rules: "str | RuleSet", cut: "str | int | None" = None) 
     :mod:`solver.cards`), or a sequence of rows as text.  Codes are checked against the
     deck in bulk (range, jokers, second spades, repeats within a row).
     """
-    rs = _rules(rules)
+    rs = rule_set(rules)
     tables = tables_for(rs, cut)
     out_of_play = cut_taken(rs, cut)
     if not isinstance(rows, np.ndarray):

@@ -134,7 +134,7 @@ class RuleSet:
         return pack_params(self)
 
     def __repr__(self) -> str:
-        return f"rules({self.name!r})"
+        return f"rule_set({self.name!r})"
 
     def __hash__(self) -> int:
         # Names are unique in the registry; the mapping fields are not hashable.
@@ -207,12 +207,12 @@ _REGISTRY["classic:western"] = _REGISTRY["classic"]
 RULE_SET_NAMES: tuple[str, ...] = tuple(sorted(_REGISTRY))
 
 
-def rules(name: "str | RuleSet") -> RuleSet:
+def rule_set(name: "str | RuleSet") -> RuleSet:
     """The rule set called ``name`` (a :class:`RuleSet` is returned as it is).
 
-    >>> rules("joker").cards_dealt
+    >>> rule_set("joker").cards_dealt
     17
-    >>> rules("poker")
+    >>> rule_set("poker")
     Traceback (most recent call last):
     ...
     ValueError: unknown rule set 'poker'; valid names: 'bonus', 'classic', 'classic:eastern', 'classic:mandarin', 'classic:western', 'joker', 'pagat'

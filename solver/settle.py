@@ -15,7 +15,7 @@ from .autowin import KIND_NAMES, automatic_win_kind, auto_code, holds_kind
 from .cards import to_codes
 from .rows import RowValue, cut_taken, explain_cut, tables_for, _value_of_codes
 from .rules import (ROWS, SCHEME_MANDARIN, SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN, RuleSet,
-                    rules as _rules)
+                    rule_set)
 
 Arrangement = Sequence  # (front, middle, back), each text or card codes
 
@@ -101,7 +101,7 @@ def _declared_codes(declared, n_seats: int, seat_codes, rules: RuleSet) -> np.nd
 
 
 def _prepare(arrangements, rules, cut, declared):
-    rs = _rules(rules)
+    rs = rule_set(rules)
     arrangements = list(arrangements)
     n = len(arrangements)
     if n not in rs.seats:

@@ -24,7 +24,7 @@ from .cards import CardsLike, card_name, deck_codes, format_cards, parse_codes, 
 from .kernels import ordinal3, ordinal5
 from .policy import field_policy, reference_field
 from .rows import _value_of_codes, tables_for
-from .rules import ROWS, SCHEME_SCOOP, RuleSet, rules as _rules
+from .rules import ROWS, SCHEME_SCOOP, RuleSet, rule_set
 from .scoring import AUTO_DRAGON, AUTO_PLAIN
 from .search import cards_of_mask, front_bonus_is_monotone, nondominated_arrangements
 from .settle import _seat_codes
@@ -282,7 +282,7 @@ def _policy_opponents(policy: Policy, hands: np.ndarray, rs: RuleSet, cut, table
 
 def _prepare_hand(cards, rules, cut, players):
     """Validated (rule set, tables, own codes, cut codes, seats) for solve-like calls."""
-    rs = _rules(rules)
+    rs = rule_set(rules)
     tables = tables_for(rs, cut)
     own = to_codes(cards, rs)
     if len(own) != rs.cards_dealt:

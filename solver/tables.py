@@ -31,7 +31,7 @@ from typing import NamedTuple, Optional
 import numpy as np
 
 from .cards import FIRST_JOKER, N_CODES, code_rank, code_suit
-from .rules import CATEGORY_INDEX as C, RuleSet, rules as _rules
+from .rules import CATEGORY_INDEX as C, RuleSet, rule_set as _rules
 
 RANK_KEYS = (0, 1, 6, 31, 108, 366, 926, 2286, 5733, 12905, 27316, 44676, 94545)
 SPAN5 = 5 * RANK_KEYS[-1] + 1

@@ -141,7 +141,7 @@ def test_fouls_in_pagat_and_classic():
 
 # --- random deals against the slow reference ----------------------------------------------
 def _random_deal(rng, rule_set, seats):
-    rs = solver.rules(rule_set)
+    rs = solver.rule_set(rule_set)
     deck = [c for c in deck_codes(rs) if c != (solver.cards.parse_codes("4c", rs)[0]
                                                if rs.cut_card else -1)]
     cards = [int(c) for c in rng.permutation(deck)]
@@ -161,7 +161,7 @@ def _random_deal(rng, rule_set, seats):
 
 @pytest.mark.parametrize("rule_set", RULE_SETS)
 def test_random_deals_match_reference_and_sum_to_zero(rng, rule_set):
-    seat_counts = solver.rules(rule_set).seats
+    seat_counts = solver.rule_set(rule_set).seats
     cut = _cut_of(rule_set)
     for i in range(60):
         seats = seat_counts[i % len(seat_counts)]

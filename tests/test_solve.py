@@ -28,7 +28,7 @@ def _random_legal(rng, cards, rule_set, cut_rank=None, foul_ok=False):
 
 def _opponent_samples(rng, hand, rule_set, n_samples, n_opp, cut=None, foul_rate=0.0):
     """Explicit opponents: random legal settings of random hands from the unseen cards."""
-    rs = solver.rules(rule_set)
+    rs = solver.rule_set(rule_set)
     own = solver.cards.parse_codes(hand + ((" " + cut) if cut else ""), rs)
     canon = set(own)
     unseen = [c for c in deck_codes(rs) if c not in canon]
@@ -97,7 +97,7 @@ def _resettle(sol, opponents, rule_set, cut_rank=None):
 
 @pytest.mark.parametrize("rule_set, n_cards, cut", [("joker", 17, None), ("bonus", 16, "4c")])
 def test_big_hands_legal_exact_and_better_than_alternatives(rng, rule_set, n_cards, cut):
-    rs = solver.rules(rule_set)
+    rs = solver.rule_set(rule_set)
     cut_rank = None if cut is None else 4
     exclude = solver.cards.parse_codes(cut, rs) if cut else []
     for _ in range(3):
@@ -244,7 +244,7 @@ def _numpy_scoop_scores(ours, opp, rules):
 def test_pruning_loses_nothing_against_brute_force(rng, rule_set):
     from solver.search import nondominated_arrangements
     from solver.solve import _score_candidates
-    rs = solver.rules(rule_set)
+    rs = solver.rule_set(rule_set)
     for trial in range(4):
         cut = card_name(int(rng.integers(0, 52))) if rs.cut_card else None
         cut_code = solver.cards.parse_codes(cut, rs) if cut else []
@@ -317,8 +317,8 @@ def test_front_bonus_premise_holds_and_is_checked():
     import dataclasses
     from solver.search import front_bonus_is_monotone
     for name in solver.RULE_SET_NAMES:
-        assert front_bonus_is_monotone(solver.rules(name))
-    joker = solver.rules("joker")
+        assert front_bonus_is_monotone(solver.rule_set(name))
+    joker = solver.rule_set("joker")
     table = [list(r) for r in joker.row_bonus]
     table[0][solver.CATEGORIES.index("trips")] = 9          # trips now out-earn joker trips
     odd = dataclasses.replace(joker, name="odd-joker", row_bonus=tuple(map(tuple, table)))
