@@ -25,8 +25,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Union
 
-import numpy as np
-
+from ._checks import check_int, is_int
 from .rules import RANKS, SUITS, RuleSet, rule_set
 
 SECOND_SPADE_SLOT = 4
@@ -85,7 +84,7 @@ def parse_codes(text: str, rules: "str | RuleSet", taken: "set[int] | None" = No
     """
     rs = rule_set(rules)
     if not isinstance(text, str):
-        raise TypeError(f"cards must be given as text, not {type(text).__name__}")
+        raise ValueError(f"cards must be given as text, not {text!r} ({type(text).__name__})")
     tokens = [t for t in _TOKEN_SPLIT.split(text.strip()) if t]
     taken = set() if taken is None else taken
     codes: list[int] = []
@@ -142,6 +141,7 @@ def codes_to_mask(codes: Iterable[int]) -> int:
 
 def mask_to_codes(mask: int) -> list[int]:
     """Codes of the cards in a hand bitmask, ascending."""
+    mask = check_int("hand bitmask", mask)
     if mask < 0 or mask >> N_CODES:
         raise ValueError(f"hand bitmask {mask:#x} has bits outside 0..{N_CODES - 1}")
     return [c for c in range(N_CODES) if mask >> c & 1]
@@ -152,17 +152,53 @@ def _display_order(code: int) -> tuple[int, int]:
     return (13, 0) if code >= FIRST_JOKER else (12 - code_rank(code), code_suit(code))
 
 
-def format_cards(cards: "int | Iterable[int]") -> str:
-    """Canonical text of a hand bitmask (highest rank first) or of codes (in their order).
+def format_cards(cards: CardsLike) -> str:
+    """Canonical text of a hand bitmask (highest rank first), or of codes or card text
+    (in their order).
+
+    Text is validated as notation (RULINGS.md §1) and against the largest deck (two sets
+    of spades, three jokers), since no rule set is given: ``Ah Ah`` is refused, ``As As``
+    is not.
 
     >>> format_cards([12, 64, 65])
     'As As Jk'
+    >>> format_cards("10d ah, x")
+    'Td Ah Jk'
+    >>> format_cards([12.0])
+    Traceback (most recent call last):
+    ...
+    ValueError: card code must be an integer, not 12.0 (float)
     """
-    if isinstance(cards, (int, np.integer)):
+    if isinstance(cards, str):
+        return _format_text(cards)
+    if is_int(cards):
         codes = sorted(mask_to_codes(int(cards)), key=_display_order)
     else:
-        codes = [int(c) for c in cards]
+        items = _items(cards)
+        if items and all(isinstance(x, str) for x in items):
+            return _format_text(" ".join(items))
+        codes = [check_int("card code", c) for c in items]
     return " ".join(card_name(c) for c in codes)
+
+
+def _format_text(text: str) -> str:
+    try:
+        codes = parse_codes(text, "joker")          # the deck every other deck fits in
+    except ValueError as e:
+        if "deck" not in str(e):
+            raise
+        raise ValueError(f"{e} (format_cards checks text against the largest deck: two "
+                         f"sets of spades and three jokers)") from None
+    return " ".join(card_name(c) for c in codes)
+
+
+def _items(cards) -> list:
+    """The items of a sequence of cards; a ``ValueError`` for anything else (None, 2.5)."""
+    try:
+        return list(cards)
+    except TypeError:
+        raise ValueError(f"cards must be text, a hand bitmask or a sequence of card codes "
+                         f"or texts, not {cards!r} ({type(cards).__name__})") from None
 
 
 def to_codes(cards: CardsLike, rules: "str | RuleSet", taken: "set[int] | None" = None) -> list[int]:
@@ -175,13 +211,13 @@ def to_codes(cards: CardsLike, rules: "str | RuleSet", taken: "set[int] | None" 
     rs = rule_set(rules)
     if isinstance(cards, str):
         return parse_codes(cards, rs, taken)
-    if isinstance(cards, (int, np.integer)):
+    if is_int(cards):
         codes = mask_to_codes(int(cards))
     else:
-        items = list(cards)
+        items = _items(cards)
         if items and all(isinstance(x, str) for x in items):
             return parse_codes(" ".join(items), rs, taken)
-        codes = [int(x) for x in items]
+        codes = [check_int("card code", x) for x in items]
         if len(set(codes)) != len(codes):
             dup = next(c for c in codes if codes.count(c) > 1)
             raise ValueError(f"duplicate card code {dup} ({card_name(dup)})")

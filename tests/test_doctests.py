@@ -4,12 +4,13 @@ import doctest
 import pytest
 
 import solver
+import solver._checks
 import solver.autowin
 import solver.cards
 import solver.rows
 import solver.rules
 
-MODULES = [solver.rules, solver.cards, solver.rows, solver.autowin]
+MODULES = [solver.rules, solver.cards, solver.rows, solver.autowin, solver._checks]
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
