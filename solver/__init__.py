@@ -9,6 +9,8 @@ Public API (see README.md for a tour):
 * settlement: :func:`settle`, :func:`automatic_win`
 * the solver: :func:`solve` (a :class:`Solution`), :func:`sample_opponents`
 """
+__version__ = "0.1.0"     # the one place the version is written (pyproject.toml reads it)
+
 from .autowin import AutomaticWin, automatic_win
 from .cards import format_cards, parse_cards
 from .rows import RowValue, evaluate_rows, is_legal, row_value
