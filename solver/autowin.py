@@ -1,5 +1,5 @@
-"""Automatic wins of the ``classic`` rule set (RULINGS.md §7): dragon, six pairs, three
-flushes, three straights."""
+"""Automatic wins of the ``classic`` rule set (docs/rules.md#automatic-wins): dragon, six
+pairs, three flushes, three straights."""
 from __future__ import annotations
 
 from typing import NamedTuple, Optional

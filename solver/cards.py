@@ -10,8 +10,9 @@ Every physical card has a code 0..67::
     65, 66, 67                       the three jokers
 
 So ``As`` is 12, ``2h`` is 13, the second ``As`` (``joker``/``bonus`` decks) is 64.  The
-second spade is the same card as the first for play (seeds 000/003: "completely
-identical"); it only needs a code of its own so that a hand can hold both.
+second spade is the same card as the first for play (the joker and bonus rules:
+"completely identical", docs/rules.md#card-notation); it only needs a code of its own so
+that a hand can hold both.
 
 Hand bitmask
 ------------
@@ -117,7 +118,8 @@ def parse_codes(text: str, rules: "str | RuleSet", taken: "set[int] | None" = No
 
 
 def parse_cards(text: str, rules: "str | RuleSet") -> int:
-    """Parse card notation (RULINGS.md §1) into a hand bitmask, validated for the deck.
+    """Parse card notation (docs/rules.md#card-notation) into a hand bitmask, validated
+    for the deck.
 
     >>> format_cards(parse_cards("As 10d jk, 2♣", "joker"))
     'As Td 2c Jk'

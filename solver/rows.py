@@ -51,7 +51,7 @@ def tables_for(rules: "str | RuleSet", cut: "str | int | None" = None) -> RowTab
 @functools.total_ordering
 class RowValue:
     """The value of one row: compares with ``<``, ``<=``, ``==`` on the one scale of
-    RULINGS.md §2 (a Front and a five-card row compare directly).
+    docs/rules.md#the-ladder (a Front and a five-card row compare directly).
 
     Attributes: ``value`` (the integer, as :func:`evaluate_rows` returns), ``category``
     (canonical name), ``ranks`` (tie-break ranks as text, highest first).
@@ -133,7 +133,7 @@ def row_value(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" 
 
 def is_legal(front: CardsLike, middle: CardsLike, back: CardsLike, rules: "str | RuleSet",
              cut: "str | int | None" = None) -> bool:
-    """Whether Front < Middle <= Back (RULINGS §2): two integer compares.
+    """Whether Front < Middle <= Back (docs/rules.md#legality): two integer compares.
 
     Row sizes must be 3, 5 and 5 (``ValueError`` otherwise); cards are validated against
     the deck, including across the three rows and against the cut card.

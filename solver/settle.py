@@ -145,7 +145,7 @@ def settle(arrangements: Iterable[Arrangement], rules: "str | RuleSet",
     legal.  ``detail=True`` returns a :class:`Settlement` with the pair-by-pair breakdown.
 
     ``joker``/``bonus`` reject a fouled arrangement (it cannot be played); ``pagat``
-    and ``classic`` score it as their rules say.
+    and ``classic`` score it as their rules say (docs/rules.md#legality).
     """
     rs, vals, fouled, auto = _prepare(arrangements, rules, cut, declared)
     params = rs.scoring_params()

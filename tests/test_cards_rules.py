@@ -39,7 +39,7 @@ def test_unknown_rule_set_lists_the_valid_names():
         solver.rule_set("poker")
 
 
-def test_rule_sets_hold_the_seed_numbers():
+def test_rule_sets_hold_the_documented_numbers():
     joker, bonus = solver.rule_set("joker"), solver.rule_set("bonus")
     assert (joker.deck_size, joker.cards_dealt, joker.discards) == (68, 17, 4)
     assert (bonus.deck_size, bonus.cards_dealt, bonus.discards) == (65, 16, 3)

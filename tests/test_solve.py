@@ -48,7 +48,8 @@ def _opponent_samples(rng, hand, rule_set, n_samples, n_opp, cut=None, foul_rate
 # --- exact against every split (13 cards) ---------------------------------------------------
 def _brute_force_best(hand, rule_set, samples):
     """Mean score of every legal split of a 13-card hand against explicit opponents, by a
-    plain reference (naive row keys; the scoring written out from seed 001 / RULINGS §7)."""
+    plain reference (naive row keys; the scoring written out from docs/rules.md#pagat and
+    docs/rules.md#classic)."""
     cards = hand.split()
     key = {}
     for size in (3, 5):
@@ -215,7 +216,8 @@ def test_bad_opponents():
 # --- the pruning is exact, bonus points included (brute force over a 14-card hand) -------------
 def _numpy_scoop_scores(ours, opp, rules):
     """Scores of many arrangements (A, 3 values) against samples (S, 3 opponents, 3 values)
-    under scoop scoring, written out from seeds 000/003 (scoops, home runs, bonuses)."""
+    under scoop scoring, written out from docs/rules.md#joker and docs/rules.md#bonus
+    (scoops, home runs, bonuses)."""
     table = np.array(rules.row_bonus)                              # (3 rows, categories)
     cat = lambda v: np.asarray(v) >> 20
     rows = np.arange(3)
