@@ -158,7 +158,7 @@ def format_cards(cards: CardsLike) -> str:
     """Canonical text of a hand bitmask (highest rank first), or of codes or card text
     (in their order).
 
-    Text is validated as notation (RULINGS.md §1) and against the largest deck (two sets
+    Text is validated as notation (docs/rules.md#card-notation) and against the largest deck (two sets
     of spades, three jokers), since no rule set is given: ``Ah Ah`` is refused, ``As As``
     is not.
 

@@ -285,17 +285,13 @@ def test_github_anchor():
 # The rules live in docs/; nothing the project ships or tests may send a reader to the
 # internal rule documents or issue numbers that users never see.
 INTERNAL = re.compile(r"RULINGS|R§|\bS00\d\b|[Ss]eeds? ?0\d\d|/work/|\b[Ii]ssue \d")
-# Being rewritten on other branches; their remaining references are replaced after merging
-# (drop a file from this set once it is clean).
-PENDING = {"solver/solve.py", "solver/search.py", "solver/policy.py",
-           "solver/policy_training.py", "solver/kernels.py"}
 
 
 def test_no_references_to_internal_documents():
     found = []
     for path in _cited_files():
         rel = path.relative_to(ROOT).as_posix()
-        if rel in PENDING or path == Path(__file__).resolve():
+        if path == Path(__file__).resolve():
             continue
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if INTERNAL.search(line):
