@@ -20,11 +20,16 @@ import functools
 from pathlib import Path
 
 import numpy as np
+from numba import prange
 
 from ._jit import njit
+from .autowin import KIND_DRAGON, automatic_win_kind
+from .kernels import ordinal3, ordinal5
+from .model import N_PARAMS, N_RECORD, ModelTables, TableModel, table_set
 from .rules import RuleSet
 from .scoring import row_bonus, seat_score
-from .search import five_subsets, three_subsets
+from .scoring import AUTO_DRAGON, AUTO_PLAIN
+from .search import cards_of_mask, five_subsets, three_subsets
 from .tables import CATEGORY_SHIFT
 
 DATA = Path(__file__).parent / "data"
@@ -176,3 +181,88 @@ def reference_field(rules: RuleSet, n_seats: int) -> np.ndarray:
         raise FileNotFoundError(f"no reference field for {rules.name} with {n_seats} seats "
                                 f"({path.name}); run python -m solver.policy_training")
     return np.load(path)
+
+
+# --- every built-in policy behind one kernel -------------------------------------------------
+# Policies by code, for the kernels that set many hands (solve's opponents, self-play).
+POLICY_TABLE = 0      # solver.model.table_set: the default opponent model
+POLICY_FIELD = 1      # field_policy: the model before the table setter (kept to compare)
+POLICY_SBF = 2        # strongest_back_first
+
+
+@njit
+def set_hand(codes, t, kind, mt, params, field, n_seats):
+    """(front, middle, back) position masks of one hand set by built-in policy ``kind``."""
+    if kind == POLICY_TABLE:
+        f, m, b, _ = table_set(codes, t, mt)
+        return f, m, b
+    if kind == POLICY_FIELD:
+        return field_policy(codes, t, params, field, n_seats)
+    return strongest_back_first(codes, t)
+
+
+@njit(parallel=True)
+def set_hands(hands, t, kind, mt, params, field, n_seats, detect_auto):
+    """Row values, automatic-win codes (AUTO_*) and row position masks of many hands
+    set by built-in policy ``kind``.  hands: (S, k, dealt) card codes.
+
+    Samples are set in parallel (Numba threads); each writes only its own slots, so the
+    result is the same whatever the number of threads."""
+    S, n_opp = hands.shape[0], hands.shape[1]
+    vals = np.zeros((S, n_opp, 3), np.int32)
+    auto = np.zeros((S, n_opp), np.int8)
+    masks = np.zeros((S, n_opp, 3), np.int64)
+    for s in prange(S):
+        for k in range(n_opp):
+            codes = hands[s, k]
+            if detect_auto:
+                kind_auto = automatic_win_kind(codes)
+                if kind_auto != 0:      # a sensible player declares it
+                    auto[s, k] = AUTO_DRAGON if kind_auto == KIND_DRAGON else AUTO_PLAIN
+                    continue
+            f, m, b = set_hand(codes, t, kind, mt, params, field, n_seats)
+            masks[s, k, 0] = f
+            masks[s, k, 1] = m
+            masks[s, k, 2] = b
+            row = cards_of_mask(f, codes)
+            vals[s, k, 0] = t.values[ordinal3(row[0], row[1], row[2], t)]
+            row = cards_of_mask(m, codes)
+            vals[s, k, 1] = t.values[ordinal5(row[0], row[1], row[2], row[3], row[4], t)]
+            row = cards_of_mask(b, codes)
+            vals[s, k, 2] = t.values[ordinal5(row[0], row[1], row[2], row[3], row[4], t)]
+    return vals, auto, masks
+
+
+POLICY_NAMES = ("table", "field", "sbf")
+
+
+@functools.lru_cache(maxsize=None)
+def _placeholder_tables() -> ModelTables:
+    # set_hand takes model tables whatever the policy; those that do not use them get these.
+    return ModelTables(np.zeros((3, 1, N_RECORD), np.float32), np.zeros(N_PARAMS))
+
+
+def builtin_policy(policy, rules: RuleSet, n_seats: int, bonus_rank: "int | None"):
+    """(kind, model tables, field) for :func:`set_hands`, or None when ``policy`` is not
+    a built-in policy: None or ``"table"`` (the shipped model), ``"field"`` (the previous
+    default), ``"sbf"`` (strongest-back-first) or a :class:`solver.model.TableModel`.
+    ``bonus_rank`` None only validates ``policy`` (and returns (kind, None, None))."""
+    no_field = np.zeros((1, n_seats - 1, 3), np.int32)
+    if policy is None or (isinstance(policy, str) and policy == "table"):
+        policy = TableModel.shipped(rules, n_seats)
+    if isinstance(policy, TableModel):
+        if policy.rules.name != rules.name:
+            raise ValueError(f"the model {policy!r} is for {policy.rules.name}, not {rules.name}")
+        if bonus_rank is None:
+            return POLICY_TABLE, None, None
+        return POLICY_TABLE, policy.tables(bonus_rank), no_field
+    if isinstance(policy, str):
+        if policy == "field":
+            if bonus_rank is None:
+                return POLICY_FIELD, None, None
+            return POLICY_FIELD, _placeholder_tables(), reference_field(rules, n_seats)
+        if policy == "sbf":
+            return POLICY_SBF, _placeholder_tables(), no_field
+        raise ValueError(f"unknown policy {policy!r}; built-in policies: "
+                         f"{', '.join(POLICY_NAMES)}, or a function (hand, rules, cut) -> rows")
+    return None

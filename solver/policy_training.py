@@ -1,30 +1,136 @@
-"""Rebuild the default policy's reference fields by self-play: ``python -m solver.policy_training``.
+"""Rebuild the default opponent model by self-play: ``python -m solver.policy_training``.
 
-Round 0 deals random hands and sets every seat with :func:`strongest_back_first`; each
-later round sets every seat with :func:`field_policy` against the previous round's
-field.  A field is FIELD_DEALS deals' worth of the other seats' row values.  The files are
-written to ``solver/data/`` and loaded by :func:`solver.policy.reference_field`.  The
-script ends by playing the trained policy against the baseline and printing the result.
+Fictitious play.  Round 0 deals random hands and sets them strongest-back-first; its
+rows are the first field.  Each later round t fits the table setter
+(:func:`solver.model.table_set`) to the current field, lets it set the hands of new
+deals, and moves the field toward those rows by 2 / (t + 2) -- so the field is an
+average of the rounds' play in which round t weighs t + 1 (the naive first rounds fade
+faster than in a plain average), and the setter a best response (under the model's
+estimate) to that average.  Every deal and every step is seeded: the same arguments
+rebuild the same files, bit for bit.
+
+``bonus`` fields are kept per Bonus rank (the Bonus categories exist only for the cut
+rank, and cutting a rank thins it), each fitted on the deals cut with that rank.
 """
 from __future__ import annotations
 
 import argparse
+import time
+from pathlib import Path
 
 import numpy as np
 
 from .cards import deck_codes
-from .policy import DATA, field_name, field_policy, strongest_back_first
+from .model import (DATA, Field, TableModel, field_from_rows, mix_fields, model_file,
+                    model_seats, model_tables, save_fields)
+from .policy import (POLICY_SBF, POLICY_TABLE, field_name, field_policy, set_hands,
+                     strongest_back_first)
 from .rows import tables_for
-from .rules import rule_set as _rules
+from .rules import RuleSet, rule_set as _rules
 from .scoring import settle_seats
 from .search import cards_of_mask
 from .kernels import ordinal3, ordinal5
+from .tables import row_tables
 
+# (rule set, seats) the library ships a model for; one file serves every seat count whose
+# best settings do not depend on it (solver.model.model_seats).
+TRAINING = [("joker", 4), ("bonus", 4), ("pagat", 2), ("classic", 2), ("classic:eastern", 2),
+            ("classic:mandarin", 2), ("classic:mandarin", 4)]
+ROUNDS = 12
+DEALS = 20000            # deals a round (four hands each); bonus: spread over 13 ranks
+HANDS_A_DEAL = 4         # every rule set deals four hands of its size from its deck
+
+
+def deal_round(rs: RuleSet, deals: int, rng: np.random.Generator):
+    """``deals`` random deals of four hands: (hands (D, 4, dealt), Bonus rank (D,), -1
+    where the rule set has no cut card).  Four hands of 13 from the 52-card pack are as
+    good a sample of the field as the two or three a smaller table deals."""
+    deck = np.array(deck_codes(rs), np.int64)
+    n = rs.cards_dealt * HANDS_A_DEAL
+    ranks = np.full(deals, -1, np.int64)
+    hands = np.empty((deals, HANDS_A_DEAL, rs.cards_dealt), np.int64)
+    for d in range(deals):
+        cards = deck
+        if rs.cut_card:
+            cut = int(rng.integers(52))                    # a real card of the first 52
+            ranks[d] = cut % 13
+            cards = deck[deck != cut]
+        hands[d] = rng.permutation(cards)[:n].reshape(HANDS_A_DEAL, rs.cards_dealt)
+    return hands, ranks
+
+
+def _round_rows(vals: np.ndarray, auto: np.ndarray):
+    """The played rows of a round (declared hands are not compared) and, over pairs of
+    hands of the same deal, how often one loses no row to the other and wins every row."""
+    played = auto == 0
+    rows = vals[played]
+    scoop = sweep = pairs = 0
+    for a in range(HANDS_A_DEAL):
+        for b in range(HANDS_A_DEAL):
+            if a == b:
+                continue
+            both = played[:, a] & played[:, b]
+            pairs += both.sum()
+            scoop += ((vals[:, a] >= vals[:, b]).all(-1) & both).sum()
+            sweep += ((vals[:, a] > vals[:, b]).all(-1) & both).sum()
+    return rows, scoop / pairs, sweep / pairs
+
+
+def self_play(rule_set: "str | RuleSet", n_seats: int, *, rounds: int = ROUNDS,
+              deals: int = DEALS, seed: int = 0, log=None) -> TableModel:
+    """The model after ``rounds`` rounds of fictitious play (see the module docstring);
+    its fields are keyed by Bonus rank (-1 where the rule set has none)."""
+    rs = _rules(rule_set)
+    params = rs.scoring_params()
+    ranks_used = range(13) if rs.cut_card else [-1]
+    dummy_field = np.zeros((1, n_seats - 1, 3), np.int32)
+    fields: dict[int, Field] = {}
+    for rnd in range(rounds + 1):
+        start = time.perf_counter()
+        rng = np.random.default_rng([seed, rnd])
+        hands, ranks = deal_round(rs, deals, rng)
+        new: dict[int, Field] = {}
+        for rank in ranks_used:
+            pick = ranks == rank
+            t = row_tables(rs, rank)
+            if rnd == 0:
+                kind, mt = POLICY_SBF, model_tables(_flat_field(), rs, t, n_seats)
+            else:
+                kind, mt = POLICY_TABLE, model_tables(fields[rank], rs, t, n_seats)
+            vals, auto, _ = set_hands(hands[pick], t, kind, mt, params, dummy_field,
+                                      n_seats, bool(rs.automatic_wins))
+            rows, q_scoop, q_sweep = _round_rows(vals, auto)
+            new[rank] = field_from_rows(rows, q_scoop=q_scoop, q_sweep=q_sweep)
+        fields = new if rnd == 0 else {r: mix_fields(fields[r], new[r], 2.0 / (rnd + 2))
+                                       for r in ranks_used}
+        if log:
+            log(f"{rs.name} {n_seats} seats: round {rnd} ({time.perf_counter() - start:.1f} s)")
+    return TableModel(rs, n_seats, fields, name=f"self-play {rounds} rounds x {deals} deals")
+
+
+def _flat_field() -> Field:
+    """A placeholder field for the rounds that do not use the tables."""
+    one = np.array([0], np.int64)
+    w = np.array([1.0])
+    return Field((one, one, one), (w, w, w), 0.0, 0.0)
+
+
+def train(rule_set: str, n_seats: int, *, rounds: int = ROUNDS, deals: int = DEALS,
+          seed: int = 0, out: "Path | None" = None, log=None) -> Path:
+    """Self-play one rule set and seat count and write its file (to ``out``, by default
+    ``solver/data/``, where :meth:`solver.TableModel.shipped` reads it); returns the path."""
+    rs = _rules(rule_set)
+    model = self_play(rs, n_seats, rounds=rounds, deals=deals, seed=seed, log=log)
+    path = model_file(rs, model_seats(rs, n_seats))
+    if out is not None:
+        path = Path(out) / path.name
+    save_fields(path, model.fields,
+                dict(rules=rs.name, seats=n_seats, rounds=rounds, deals=deals, seed=seed))
+    return path
+
+
+# --- the model it replaced (kept to compare with) --------------------------------------------
 FIELD_DEALS = 16
-TRAINING = [("joker", 4), ("bonus", 4), ("pagat", 2), ("pagat", 3), ("pagat", 4),
-            ("classic", 2), ("classic", 3), ("classic", 4), ("classic:eastern", 2),
-            ("classic:eastern", 3), ("classic:eastern", 4), ("classic:mandarin", 2),
-            ("classic:mandarin", 3), ("classic:mandarin", 4)]
 
 
 def _deal(rng, rs, n_seats):
@@ -51,7 +157,8 @@ def _set(codes, t, params, field, n_seats):
     return _row_values(field_policy(codes, t, params, field, n_seats), codes, t)
 
 
-def train(rule_set: str, n_seats: int, rounds: int = 3, seed: int = 0) -> np.ndarray:
+def train_field_policy(rule_set: str, n_seats: int, rounds: int = 3, seed: int = 0) -> np.ndarray:
+    """The reference field of the previous default policy (:func:`field_policy`)."""
     rs = _rules(rule_set)
     params = rs.scoring_params()
     rng = np.random.default_rng(seed)
@@ -81,19 +188,24 @@ def head_to_head(rule_set: str, n_seats: int, field: np.ndarray, deals: int, see
     return r.mean(), r.std(ddof=1) / np.sqrt(len(r))
 
 
-def main() -> None:
+def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--check-deals", type=int, default=2000)
-    args = parser.parse_args()
-    DATA.mkdir(exist_ok=True)
-    for rule_set, n_seats in TRAINING:
-        rs = _rules(rule_set)
-        field = train(rule_set, n_seats, args.rounds)
-        np.save(DATA / field_name(rs, n_seats), field)
-        mean, se = head_to_head(rule_set, n_seats, field, args.check_deals)
-        print(f"{rule_set:17s} {n_seats} seats: field policy vs strongest-back-first "
-              f"{mean:+.3f} ± {se:.3f} units a deal ({args.check_deals} deals)")
+    parser.add_argument("--rounds", type=int, default=ROUNDS)
+    parser.add_argument("--deals", type=int, default=DEALS)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--only", nargs="*", metavar="RULES:SEATS",
+                        help="rebuild only these (e.g. classic:2 joker:4)")
+    parser.add_argument("--out", type=Path, default=DATA,
+                        help="folder for the files (default: the package's data folder)")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    wanted = TRAINING
+    if args.only:
+        wanted = [(r, int(s)) for r, s in (w.rsplit(":", 1) for w in args.only)]
+    for rule_set, n_seats in wanted:
+        path = train(rule_set, n_seats, rounds=args.rounds, deals=args.deals, seed=args.seed,
+                     out=args.out, log=print)
+        print(f"wrote {path}")
 
 
 if __name__ == "__main__":

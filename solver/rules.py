@@ -9,6 +9,7 @@ Rule-set names (docs/rules.md#rule-sets): ``joker``, ``bonus``, ``pagat``, ``cla
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
@@ -140,6 +141,17 @@ class RuleSet:
     def __hash__(self) -> int:
         # Names are unique in the registry; the mapping fields are not hashable.
         return hash(self.name)
+
+    def __reduce__(self):
+        # Pickled for worker processes; the read-only mapping does not pickle itself.
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        fields["automatic_wins"] = dict(self.automatic_wins)
+        return _unpickle_rule_set, (fields,)
+
+
+def _unpickle_rule_set(fields: dict) -> "RuleSet":
+    fields["automatic_wins"] = MappingProxyType(fields["automatic_wins"])
+    return RuleSet(**fields)
 
 
 _SCOOP_COMMON = dict(deal_all_unseen=True, seats=(4,), scheme=SCHEME_SCOOP, scoop_units=1)

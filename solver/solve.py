@@ -15,19 +15,15 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
-from numba import prange
-
 from . import scoring
 from ._checks import check_int, is_int
 from ._jit import njit
-from .autowin import KIND_DRAGON, KIND_NAMES, auto_code, automatic_win_kind
+from .autowin import KIND_NAMES, auto_code, automatic_win_kind
 from .cards import CardsLike, card_name, deck_codes, format_cards, parse_codes, to_codes
-from .kernels import ordinal3, ordinal5
-from .policy import field_policy, reference_field
-from .rows import _value_of_codes, tables_for
+from .policy import POLICY_NAMES, builtin_policy, set_hands
+from .rows import _value_of_codes, bonus_rank_of, tables_for
 from .rules import ROWS, SCHEME_SCOOP, RuleSet, rule_set
-from .scoring import AUTO_DRAGON, AUTO_PLAIN
-from .search import cards_of_mask, front_bonus_is_monotone, nondominated_arrangements
+from .search import front_bonus_is_monotone, nondominated_arrangements
 from .settle import _seat_codes
 
 Policy = Callable[[str, RuleSet, Optional[str]], Sequence]
@@ -97,37 +93,6 @@ class Solution:
 
 
 # --- kernels ------------------------------------------------------------------------------
-@njit(parallel=True)
-def _set_opponents(hands, t, params, field, n_seats, detect_auto):
-    """Row values, automatic-win codes and row position masks of every sampled opponent,
-    set by the default policy.  hands: (S, n_opp, dealt) card codes.
-
-    Samples are set in parallel (Numba threads); each writes only its own slots, so the
-    result is the same whatever the number of threads."""
-    S, n_opp = hands.shape[0], hands.shape[1]
-    vals = np.zeros((S, n_opp, 3), np.int32)
-    auto = np.zeros((S, n_opp), np.int8)
-    masks = np.zeros((S, n_opp, 3), np.int64)
-    for s in prange(S):
-        for k in range(n_opp):
-            codes = hands[s, k]
-            if detect_auto:
-                kind = automatic_win_kind(codes)
-                if kind != 0:      # a sensible opponent declares it (autowin.auto_code)
-                    auto[s, k] = AUTO_DRAGON if kind == KIND_DRAGON else AUTO_PLAIN
-                    continue
-            f, m, b = field_policy(codes, t, params, field, n_seats)
-            masks[s, k, 0] = f
-            masks[s, k, 1] = m
-            masks[s, k, 2] = b
-            row = cards_of_mask(f, codes)
-            vals[s, k, 0] = t.values[ordinal3(row[0], row[1], row[2], t)]
-            for r, mask in ((1, m), (2, b)):
-                row = cards_of_mask(mask, codes)
-                vals[s, k, r] = t.values[ordinal5(row[0], row[1], row[2], row[3], row[4], t)]
-    return vals, auto, masks
-
-
 @njit
 def _sample_flags(opp_fouled, opp_auto, s):
     """The core's (fouled, auto) bitmasks for sample s, the solver in seat 0."""
@@ -360,10 +325,11 @@ def _check_arguments(rs: RuleSet, n_seats: int, samples, seed, top=0, opponents=
                                      f"not {arrangement!r}")
             checked.append(sample)
         opponents = checked
-    if policy is not None:
+    if policy is not None and builtin_policy(policy, rs, n_seats, None) is None:
         if not callable(policy):
-            raise ValueError(f"policy must be a function (hand, rules, cut) -> "
-                             f"(front, middle, back), not {policy!r}")
+            raise ValueError(f"policy must be one of {', '.join(POLICY_NAMES)}, a TableModel "
+                             f"or a function (hand, rules, cut) -> (front, middle, back), "
+                             f"not {policy!r}")
         given = policy
 
         def policy(hand, rules, cut):
@@ -389,9 +355,9 @@ def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int |
     rs, tables, own, cut_codes, n_seats = _prepare_hand(cards, rules, cut, players)
     samples, seed, _, _, _ = _check_arguments(rs, n_seats, samples, seed)
     hands = _unseen_hands(rs, own, cut_codes, n_seats, samples, seed)
-    _, auto, masks = _set_opponents(hands, tables, rs.scoring_params(),
-                                    reference_field(rs, n_seats), n_seats,
-                                    bool(rs.automatic_wins))
+    kind, mt, field = builtin_policy(None, rs, n_seats, bonus_rank_of(rs, cut))
+    _, auto, masks = set_hands(hands, tables, kind, mt, rs.scoring_params(), field, n_seats,
+                               bool(rs.automatic_wins))
     out = []
     for s in range(samples):
         sample = []
@@ -411,7 +377,8 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
           samples: int = 1000, seed: int = 0, players: Optional[int] = None,
           opponents: Optional[Sequence] = None, policy: Optional[Policy] = None,
           top: int = 5) -> Solution:
-    """The legal arrangement of 13 of ``cards`` with the best mean score (RULINGS §8).
+    """The legal arrangement of 13 of ``cards`` with the best mean score
+    (docs/rules.md#what-the-solver-optimises).
 
     Parameters
     ----------
@@ -425,8 +392,10 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
         of samples, each a sequence of ``(front, middle, back)`` (add a fourth item
         ``"declare"`` for a declared automatic win); the EV is then the mean over exactly
         those, with no randomness.
-    policy: a function ``(hand_text, rules, cut) -> (front, middle, back)`` setting each
-        sampled opponent's hand instead of the default :func:`solver.policy.field_policy`.
+    policy: how each sampled opponent sets its hand: ``None`` or ``"table"`` (the default
+        model, :mod:`solver.model`), a :class:`solver.model.TableModel`, ``"field"`` (the
+        previous default, kept to compare with), ``"sbf"`` (strongest Back first) -- all
+        jitted -- or any function ``(hand_text, rules, cut) -> (front, middle, back)``.
     top: how many alternative arrangements to report (0 for none).
 
     How the answer is exact for its samples without scoring 171 million arrangements:
@@ -448,10 +417,11 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     else:
         hands = _unseen_hands(rs, own, cut_codes, n_seats, samples, seed)
         opp_fouled = np.zeros(hands.shape[:2], np.bool_)
-        if policy is None:
-            field = reference_field(rs, n_seats)
-            opp_vals, opp_auto, _ = _set_opponents(hands, tables, params, field, n_seats,
-                                                   bool(rs.automatic_wins))
+        builtin = builtin_policy(policy, rs, n_seats, bonus_rank_of(rs, cut))
+        if builtin is not None:
+            kind, mt, field = builtin
+            opp_vals, opp_auto, _ = set_hands(hands, tables, kind, mt, params, field, n_seats,
+                                              bool(rs.automatic_wins))
         else:
             opp_vals = _policy_opponents(policy, hands, rs, cut, tables)
             opp_auto = np.zeros(hands.shape[:2], np.int8)

@@ -108,9 +108,13 @@ def test_a_policy_returning_junk_is_named(returned, message):
         solver.solve(HAND, "pagat", samples=2, policy=lambda hand, rules, cut: returned)
 
 
-def test_a_policy_must_be_a_function():
-    with pytest.raises(ValueError, match="policy must be a function"):
+def test_a_policy_must_be_a_known_name_a_model_or_a_function():
+    with pytest.raises(ValueError, match="unknown policy 'strongest back'; built-in policies: "
+                                         "table, field, sbf"):
         solver.solve(HAND, "pagat", samples=2, policy="strongest back")
+    with pytest.raises(ValueError, match="policy must be one of table, field, sbf, a "
+                                         "TableModel or a function"):
+        solver.solve(HAND, "pagat", samples=2, policy=42)
 
 
 # --- rows: card codes and the cut card -------------------------------------------------------

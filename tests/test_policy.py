@@ -1,40 +1,44 @@
-"""The default opponent policy: legal, better than the baseline, reproducible data."""
+"""The built-in policies: legal settings of the hand, and the baselines kept to compare
+with (the previous default model and strongest-back-first)."""
 import numpy as np
 import pytest
 
 import naive
 import solver
 from solver.cards import card_name, deck_codes
-from solver.policy import DATA, field_name, field_policy, reference_field, strongest_back_first
-from solver.policy_training import head_to_head, train
+from solver.policy import (POLICY_FIELD, POLICY_SBF, POLICY_TABLE, builtin_policy,
+                           field_name, set_hand)
+from solver.policy_training import DATA, train_field_policy
 from solver.rows import tables_for
 
 
 @pytest.mark.parametrize("rule_set, n_cards, cut", [("joker", 17, None), ("bonus", 16, "9d"),
                                                     ("classic:mandarin", 13, None)])
-def test_policy_settings_are_legal_and_use_the_hand(rng, rule_set, n_cards, cut):
+def test_builtin_policies_set_legal_rows_of_the_hand(rng, rule_set, n_cards, cut):
     rs = solver.rule_set(rule_set)
     t = tables_for(rs, cut)
     deck = [c for c in deck_codes(rs) if not cut or c != solver.cards.parse_codes(cut, rs)[0]]
-    field = reference_field(rs, 4)
-    for _ in range(200):
-        codes = np.array(rng.choice(deck, n_cards, replace=False), np.int64)
-        for masks in (field_policy(codes, t, rs.scoring_params(), field, 4),
-                      strongest_back_first(codes, t)):
-            f, m, b = (int(x) for x in masks)
+    bonus_rank = solver.rows.bonus_rank_of(rs, cut)
+    for name, kind in (("table", POLICY_TABLE), ("field", POLICY_FIELD), ("sbf", POLICY_SBF)):
+        got_kind, mt, field = builtin_policy(name, rs, 4, bonus_rank)
+        assert got_kind == kind
+        for _ in range(80):
+            codes = np.array(rng.choice(deck, n_cards, replace=False), np.int64)
+            f, m, b = (int(x) for x in set_hand(codes, t, kind, mt, rs.scoring_params(),
+                                                field, 4))
             assert f & m == 0 and f & b == 0 and m & b == 0
             rows = [" ".join(card_name(int(codes[p])) for p in range(n_cards) if x >> p & 1)
                     for x in (f, m, b)]
-            assert naive.is_legal(*rows, rule_set, 9 if cut else None), rows
+            assert naive.is_legal(*rows, rule_set, 9 if cut else None), (name, rows)
 
 
-@pytest.mark.parametrize("rule_set", ["joker", "classic"])
-def test_policy_beats_strongest_back_first(rule_set):
-    rs = solver.rule_set(rule_set)
-    mean, stderr = head_to_head(rule_set, 4, reference_field(rs, 4), deals=1500)
-    assert mean > 2 * stderr > 0
+def test_unknown_policy_is_refused_naming_the_built_in_ones():
+    with pytest.raises(ValueError, match="unknown policy 'best'.*table, field, sbf"):
+        builtin_policy("best", solver.rule_set("classic"), 2, -1)
+    with pytest.raises(ValueError, match="is for joker, not classic"):
+        builtin_policy(solver.TableModel.shipped("joker", 4), solver.rule_set("classic"), 2, -1)
 
 
-def test_shipped_field_is_what_the_training_script_makes():
+def test_shipped_previous_field_is_what_its_training_makes():
     rs = solver.rule_set("pagat")
-    assert (train("pagat", 2) == np.load(DATA / field_name(rs, 2))).all()
+    assert (train_field_policy("pagat", 2) == np.load(DATA / field_name(rs, 2))).all()

@@ -1,0 +1,185 @@
+"""The table model: its estimate is what it says, its search finds the estimate's best
+arrangement, its training is reproducible."""
+import itertools
+import json
+from collections import Counter
+
+import numpy as np
+import pytest
+
+import naive
+import solver
+from solver.cards import card_name, deck_codes
+from solver.model import (R_ENV, R_SEP, Field, TableModel, _ev, field_from_rows, mix_fields,
+                          model_tables, table_set)
+from solver.policy_training import self_play
+from solver.rows import tables_for
+from solver.scoring import seat_score
+
+
+def _tiny_model(rule_set, n_seats, seed=0):
+    return self_play(rule_set, n_seats, rounds=2, deals=150, seed=seed)
+
+
+@pytest.fixture(scope="module")
+def models():
+    return {name: _tiny_model(name, seats) for name, seats in
+            [("classic", 2), ("pagat", 3), ("classic:eastern", 2), ("classic:mandarin", 4),
+             ("joker", 4), ("bonus", 4)]}
+
+
+def _ordinal(t, value):
+    return int(np.searchsorted(t.values[1:], value)) + 1
+
+
+# --- the estimate ---------------------------------------------------------------------------
+@pytest.mark.parametrize("rule_set", ["classic", "pagat", "classic:eastern", "classic:mandarin"])
+def test_heads_up_estimate_is_the_exact_expectation_over_independent_rows(rng, rule_set):
+    """Heads-up, the model's estimate is exactly E[settlement] when the opponent's three
+    rows are independent draws from the field: checked by summing over every triple of a
+    small field with the real settlement core."""
+    rs = solver.rule_set(rule_set)
+    t = tables_for(rs)
+    # A small field of real row values of each row.
+    vals = [np.unique(rng.choice(t.values[1:], 7)) for _ in range(3)]
+    weights = [rng.random(len(v)) + 0.1 for v in vals]
+    field = Field(tuple(np.asarray(v, np.int64) for v in vals), tuple(weights), 0.3, 0.1)
+    mt = model_tables(field, rs, t, 2)
+    params = rs.scoring_params()
+    for _ in range(20):
+        ours = np.sort(rng.choice(t.values[1:], 3))
+        expected = 0.0
+        for combo in itertools.product(*[range(len(v)) for v in vals]):
+            p = np.prod([weights[r][i] / weights[r].sum() for r, i in enumerate(combo)])
+            table = np.array([ours, [vals[r][i] for r, i in enumerate(combo)]], np.int32)
+            expected += p * seat_score(table, 0, 0, 2, 0, params)
+        got = _ev(mt.rows, mt.params, *(_ordinal(t, v) for v in ours), R_SEP)
+        assert got == pytest.approx(expected, abs=1e-5)
+
+
+def test_upper_bound_is_never_below_the_estimate(models):
+    for name, model in models.items():
+        rank = 4 if name == "bonus" else -1
+        mt = model.tables(rank)
+        rng = np.random.default_rng(1)
+        n = mt.rows.shape[1]
+        for _ in range(2000):
+            o = np.sort(rng.integers(1, n, 3))
+            lo = [rng.integers(1, x + 1) for x in o]
+            assert _ev(mt.rows, mt.params, *o, R_ENV) >= _ev(mt.rows, mt.params, *lo, R_SEP) - 1e-9
+
+
+# --- the search -----------------------------------------------------------------------------
+def _brute_force(codes, t, mt):
+    """The best estimate over every legal arrangement of 13 of the cards (slow)."""
+    n = len(codes)
+    v5 = {c: solver.kernels.ordinal5(*codes[list(c)], t) for c in itertools.combinations(range(n), 5)}
+    v3 = {c: solver.kernels.ordinal3(*codes[list(c)], t) for c in itertools.combinations(range(n), 3)}
+    best = -np.inf
+    for back, ob in v5.items():
+        rest = [i for i in range(n) if i not in back]
+        for middle in itertools.combinations(rest, 5):
+            om = v5[middle]
+            if om > ob:
+                continue
+            left = [i for i in rest if i not in middle]
+            for front in itertools.combinations(left, 3):
+                of = v3[front]
+                if of < om:
+                    best = max(best, _ev(mt.rows, mt.params, of, om, ob, R_SEP))
+    return best
+
+
+@pytest.mark.parametrize("rule_set, n_cards", [("classic", 13), ("pagat", 13),
+                                               ("classic:eastern", 13),
+                                               ("classic:mandarin", 13), ("joker", 14),
+                                               ("bonus", 14)])
+def test_search_finds_the_best_estimate(models, rng, rule_set, n_cards):
+    import solver.kernels  # noqa: F401  (for _brute_force)
+    rs = solver.rule_set(rule_set)
+    model = models[rule_set]
+    for trial in range(4 if n_cards == 13 else 2):
+        cut = card_name(int(rng.integers(52))) if rs.cut_card else None
+        exclude = solver.cards.parse_codes(cut, rs) if cut else []
+        deck = [c for c in deck_codes(rs) if c not in exclude]
+        codes = np.array(rng.choice(deck, n_cards, replace=False), np.int64)
+        t = tables_for(rs, cut)
+        mt = model.tables(solver.rows.bonus_rank_of(rs, cut))
+        f, m, b, ev = table_set(codes, t, mt)
+        assert ev == pytest.approx(_brute_force(codes, t, mt), abs=1e-9)
+        rows = [" ".join(card_name(int(codes[p])) for p in range(n_cards) if int(x) >> p & 1)
+                for x in (f, m, b)]
+        assert naive.is_legal(*rows, rule_set, None if cut is None else naive.parse(cut)[0][0])
+
+
+def test_settings_of_every_rule_set_are_legal_and_use_the_hand(models, rng):
+    for name, model in models.items():
+        rs = solver.rule_set(name)
+        for _ in range(60):
+            cut = card_name(int(rng.integers(52))) if rs.cut_card else None
+            exclude = solver.cards.parse_codes(cut, rs) if cut else []
+            deck = [c for c in deck_codes(rs) if c not in exclude]
+            hand = " ".join(card_name(int(c)) for c in rng.choice(deck, rs.cards_dealt,
+                                                                   replace=False))
+            rows = solver.quick_set(hand, rs, cut, policy=model)
+            used = " ".join(rows).split()
+            assert len(used) == 13 and not Counter(used) - Counter(hand.split())
+            assert naive.is_legal(*rows, name, None if cut is None else naive.parse(cut)[0][0])
+
+
+# --- fields and training --------------------------------------------------------------------
+def test_field_mixing_weights_the_histograms():
+    a = field_from_rows(np.array([[1, 5, 9], [2, 5, 9]]), q_scoop=0.2, q_sweep=0.0)
+    b = field_from_rows(np.array([[2, 6, 9]]), q_scoop=0.4, q_sweep=0.2)
+    m = mix_fields(a, b, 0.25)
+    assert list(m.values[0]) == [1, 2] and m.weights[0] == pytest.approx([0.375, 0.625])
+    assert list(m.values[1]) == [5, 6] and m.weights[1] == pytest.approx([0.75, 0.25])
+    assert (m.q_scoop, m.q_sweep) == pytest.approx((0.25, 0.05))
+
+
+def test_training_is_reproducible(models):
+    again = _tiny_model("classic", 2)
+    for r in range(3):
+        assert (again.fields[-1].values[r] == models["classic"].fields[-1].values[r]).all()
+        assert (again.fields[-1].weights[r] == models["classic"].fields[-1].weights[r]).all()
+    other = _tiny_model("classic", 2, seed=1)
+    assert len(other.fields[-1].values[2]) != len(again.fields[-1].values[2]) or \
+        (other.fields[-1].weights[2] != again.fields[-1].weights[2]).any()
+
+
+def test_bonus_model_has_a_field_per_bonus_rank(models):
+    assert sorted(models["bonus"].fields) == list(range(13))
+    assert sorted(models["joker"].fields) == [-1]
+
+
+def test_model_pickles_without_its_tables(models):
+    import pickle
+    model = models["classic"]
+    model.tables(-1)
+    copy = pickle.loads(pickle.dumps(model))
+    assert copy._tables == {} and copy.fields[-1].q_scoop == model.fields[-1].q_scoop
+
+
+def test_the_training_command_rebuilds_the_same_file(tmp_path):
+    """``python -m solver.policy_training`` on a small configuration, twice: the same
+    fields (the shipped files are the same command with the default sizes)."""
+    from solver.model import load_fields
+    from solver.policy_training import main
+    args = ["--only", "classic:mandarin:4", "--rounds", "1", "--deals", "60"]
+    main(args + ["--out", str(tmp_path / "a")])
+    main(args + ["--out", str(tmp_path / "b")])
+    name = "model-classic-mandarin-4seats.npz"
+    a, b = load_fields(tmp_path / "a" / name), load_fields(tmp_path / "b" / name)
+    for r in range(3):
+        assert (a[-1].values[r] == b[-1].values[r]).all()
+        assert (a[-1].weights[r] == b[-1].weights[r]).all()
+
+
+def test_shipped_models_record_the_configuration_that_built_them():
+    from solver.model import model_file, model_seats
+    from solver.policy_training import DEALS, ROUNDS, TRAINING
+    for rule_set, seats in TRAINING:
+        rs = solver.rule_set(rule_set)
+        with np.load(model_file(rs, model_seats(rs, seats))) as data:
+            meta = json.loads(str(data["meta"]))
+        assert meta == dict(rules=rs.name, seats=seats, rounds=ROUNDS, deals=DEALS, seed=0)
