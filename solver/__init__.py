@@ -8,11 +8,15 @@ The rules it implements are in docs/rules.md.  Public API (see README.md for a t
 * rows: :func:`row_value`, :func:`is_legal`, :func:`evaluate_rows`
 * settlement: :func:`settle`, :func:`automatic_win`
 * the solver: :func:`solve` (a :class:`Solution`), :func:`sample_opponents`
+* the opponent model: :func:`quick_set` (its setting of one hand), :class:`TableModel`
+* matches between setters: :mod:`solver.arena` (``python -m solver.arena``)
 """
 __version__ = "0.1.0"     # the one place the version is written (pyproject.toml reads it)
 
 from .autowin import AutomaticWin, automatic_win
 from .cards import format_cards, parse_cards
+from .model import TableModel
+from .quickset import quick_set
 from .rows import RowValue, evaluate_rows, is_legal, row_value
 from .rules import CATEGORIES, RULE_SET_NAMES, RuleSet, rule_set
 from .settle import PairResult, Settlement, settle
@@ -28,11 +32,13 @@ __all__ = [
     "RuleSet",
     "Settlement",
     "Solution",
+    "TableModel",
     "automatic_win",
     "evaluate_rows",
     "format_cards",
     "is_legal",
     "parse_cards",
+    "quick_set",
     "row_value",
     "rule_set",
     "sample_opponents",

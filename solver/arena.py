@@ -1,0 +1,454 @@
+"""Duplicate-deal matches between setters: ``solver.arena`` and ``python -m solver.arena``.
+
+A *setter* sets one hand: ``(cards, rules, cut) -> (front, middle, back)`` (texts or
+codes), optionally with a fourth item ``"declare"`` to declare an automatic win
+(``classic``).  Built-in setters (:func:`setter` makes them from a short text):
+
+* ``solve`` -- :func:`solver.solve` (``solve:samples=200,model=field``: its options;
+  ``model`` is the opponent policy it best-responds to);
+* ``model`` -- the default opponent model's own setting (:func:`solver.quick_set`);
+  ``model:name=field`` / ``field`` -- the previous default model; ``sbf`` --
+  strongest-back-first; ``random`` -- a random legal arrangement;
+* ``module:function`` -- any importable function with the setter signature.
+
+**Duplicate deals.**  Luck of the deal is taken out by playing each deal several times
+with the hands moved between the setters.  Heads-up, each deal is played twice with the
+hands swapped.  With 3 or 4 seats the hands rotate through every seat: ``one-v-rest``
+puts setter A in one seat and B in the others, once for each seat; ``two-v-two``
+(4 seats) puts A in every pair of seats.  Every setter sets every hand of a deal once,
+whichever seat it is played from.  A deal's result is A's mean units per hand it
+played; the match reports the mean over deals with a 95% confidence interval (the deal
+is the unit: its plays share cards), each side's seconds per hand, and fouls.
+
+Every setting is checked: its cards must be 13 of the hand's own, in rows of 3, 5 and
+5.  A fouled setting is counted and played as a foul where the rule set scores fouls
+(``pagat``, ``classic``) and is an error where it cannot be played (``joker``,
+``bonus``).  Deals, and every setter's seed, come from the match seed, so a match split
+over processes gives the same result as a serial one.
+
+:func:`exploitability` is a match between the best response to a policy --
+:func:`solver.solve` with that policy as its opponent model -- and the policy itself: a
+lower bound on what a player who knows the policy wins from it.
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+import math
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional, Sequence
+
+import numpy as np
+
+from .cards import card_name, deck_codes, format_cards, parse_codes, to_codes
+from .rules import RuleSet, rule_set as _rules
+
+LAYOUTS = ("heads-up", "one-v-rest", "two-v-two")
+
+
+# --- setters ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Setter:
+    """A named way to set a hand.  Subclasses implement :meth:`set`; any function
+    ``(cards, rules, cut) -> rows`` can be wrapped with :class:`FunctionSetter`."""
+    name: str = ""
+
+    def set(self, cards: str, rules: RuleSet, cut: Optional[str], players: int,
+            seed: int) -> Sequence:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class SolveSetter(Setter):
+    """:func:`solver.solve` with ``samples`` and an opponent ``model`` (a policy name,
+    a :class:`solver.model.TableModel` or a setter function; None: the default)."""
+    samples: int = 1000
+    model: Any = None
+
+    def set(self, cards, rules, cut, players, seed):
+        from .solve import solve
+        sol = solve(cards, rules, cut, samples=self.samples, seed=seed, players=players,
+                    policy=self.model, top=0)
+        rows = (sol.front, sol.middle, sol.back)
+        return rows + ("declare",) if sol.declare else rows
+
+
+@dataclass(frozen=True)
+class ModelSetter(Setter):
+    """An opponent model's own setting of the hand (no sampling): ``model`` is a policy
+    name (``table``, ``field``, ``sbf``) or a :class:`solver.model.TableModel`.  Holding
+    an automatic win (``classic``), it declares, as the sampled opponents of
+    :func:`solver.solve` do."""
+    model: Any = None
+
+    def set(self, cards, rules, cut, players, seed):
+        from .quickset import quick_set
+        rows = quick_set(cards, rules, cut, players=players, policy=self.model)
+        from .autowin import automatic_win
+        if rules.automatic_wins and automatic_win(" ".join(rows), rules) is not None:
+            return tuple(rows) + ("declare",)
+        return rows
+
+
+@dataclass(frozen=True)
+class RandomSetter(Setter):
+    """A random legal arrangement of 13 of the cards (seeded)."""
+
+    def set(self, cards, rules, cut, players, seed):
+        from .rows import is_legal
+        rng = np.random.default_rng(seed)
+        names = cards.split()
+        for _ in range(100000):
+            pick = [names[i] for i in rng.permutation(len(names))[:13]]
+            rows = (" ".join(pick[:3]), " ".join(pick[3:8]), " ".join(pick[8:]))
+            if is_legal(*rows, rules, cut):
+                return rows
+        raise AssertionError(f"no legal arrangement found for {cards!r}")
+
+
+@dataclass(frozen=True)
+class FunctionSetter(Setter):
+    """A function ``(cards, rules, cut) -> (front, middle, back)``."""
+    function: Callable = None
+
+    def set(self, cards, rules, cut, players, seed):
+        return self.function(cards, rules, cut)
+
+
+def setter(spec: "str | Setter | Callable") -> Setter:
+    """A :class:`Setter` from its text (see the module docstring), a Setter, or a
+    function ``(cards, rules, cut) -> rows``.
+
+    >>> setter("solve:samples=200").samples
+    200
+    """
+    if isinstance(spec, Setter):
+        return spec
+    if callable(spec):
+        return FunctionSetter(name=getattr(spec, "__name__", "function"), function=spec)
+    if not isinstance(spec, str):
+        raise ValueError(f"a setter is a name, a Setter or a function, not {spec!r}")
+    head, _, options = spec.partition(":")
+    kwargs = {}
+    if head in ("solve", "model") and options:
+        for item in options.split(","):
+            key, eq, value = item.partition("=")
+            if not eq:
+                raise ValueError(f"setter {spec!r}: options are key=value, not {item!r}")
+            kwargs[key.strip()] = value.strip()
+    if head == "solve":
+        unknown = set(kwargs) - {"samples", "model"}
+        if unknown:
+            raise ValueError(f"setter {spec!r}: unknown options {sorted(unknown)} "
+                             f"(solve takes samples, model)")
+        samples = _positive_int(kwargs.get("samples", 1000), f"setter {spec!r}: samples")
+        return SolveSetter(name=spec, samples=samples, model=kwargs.get("model"))
+    if head == "model":
+        unknown = set(kwargs) - {"name"}
+        if unknown:
+            raise ValueError(f"setter {spec!r}: unknown options {sorted(unknown)} "
+                             f"(model takes name)")
+        return ModelSetter(name=spec, model=kwargs.get("name"))
+    if head in ("field", "sbf") and not options:
+        return ModelSetter(name=spec, model=head)
+    if head == "random" and not options:
+        return RandomSetter(name=spec)
+    if options and "." in head or options and head.isidentifier():
+        module = importlib.import_module(head)
+        function = getattr(module, options, None)
+        if not callable(function):
+            raise ValueError(f"setter {spec!r}: {head} has no function {options!r}")
+        return FunctionSetter(name=spec, function=function)
+    raise ValueError(f"unknown setter {spec!r}; built-in: solve[:samples=N,model=M], "
+                     f"model[:name=M], field, sbf, random, or module:function")
+
+
+def _positive_int(value, what: str) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{what} must be a positive integer, not {value!r}") from None
+    if isinstance(value, bool) or number < 1 or (not isinstance(value, str) and number != value):
+        raise ValueError(f"{what} must be a positive integer, not {value!r}")
+    return number
+
+
+# --- deals and plays ------------------------------------------------------------------------
+def _deal(rs: RuleSet, n_seats: int, seed: int, index: int):
+    """Deal ``index`` of a match: (the hands as texts, the cut card or None)."""
+    rng = np.random.default_rng([seed, index])
+    deck = np.array(deck_codes(rs), np.int64)
+    cut = None
+    if rs.cut_card:
+        cut_code = int(rng.integers(52))
+        cut = card_name(cut_code)
+        deck = deck[deck != cut_code]
+    cards = rng.permutation(deck)[:n_seats * rs.cards_dealt]
+    hands = [format_cards([int(c) for c in cards[i * rs.cards_dealt:(i + 1) * rs.cards_dealt]])
+             for i in range(n_seats)]
+    return hands, cut
+
+
+def _seating(layout: str, n_seats: int) -> list[tuple[int, ...]]:
+    """The seats setter A takes in each play of a deal (B takes the others)."""
+    if layout == "heads-up":
+        return [(0,), (1,)]
+    if layout == "one-v-rest":
+        return [(s,) for s in range(n_seats)]
+    return [(a, b) for a in range(4) for b in range(a + 1, 4)]           # two-v-two
+
+
+def _setter_seed(seed: int, index: int, hand: int, side: int) -> int:
+    return int(np.random.SeedSequence([seed, index, hand, side]).generate_state(1)[0])
+
+
+def _check_setting(rows, hand: str, rs: RuleSet, cut, who: str):
+    """The setting as (front, middle, back) texts and whether it declares; ValueError
+    unless it is 13 of the hand's own cards in rows of 3, 5 and 5."""
+    rows = list(rows) if rows is not None else []
+    declare = len(rows) == 4 and rows[3] == "declare"
+    if len(rows) not in (3, 4) or (len(rows) == 4 and not declare):
+        raise ValueError(f"{who} returned {rows!r} for {hand!r}: a setting is "
+                         f"(front, middle, back), optionally with 'declare'")
+    texts = []
+    for name, size, row in zip(("front", "middle", "back"), (3, 5, 5), rows[:3]):
+        codes = to_codes(row, rs)
+        if len(codes) != size:
+            raise ValueError(f"{who} set a {name} of {len(codes)} cards for {hand!r}")
+        texts.append(format_cards(codes))
+    used = Counter(" ".join(texts).split())
+    if used - Counter(hand.split()):
+        raise ValueError(f"{who} set cards that are not in the hand {hand!r}: {texts}")
+    if declare and not rs.automatic_wins:
+        raise ValueError(f"{who} declared an automatic win; {rs.name} has none")
+    return tuple(texts), declare
+
+
+@dataclass
+class _DealResult:
+    index: int
+    value: float                   # A's mean units per hand played
+    seconds: tuple[list, list]     # each side's seconds per hand
+    fouls: tuple[int, int]
+
+
+def _play_deal(a: Setter, b: Setter, rs: RuleSet, n_seats: int, layout: str, seed: int,
+               index: int) -> _DealResult:
+    from .rows import is_legal
+    from .settle import settle
+    hands, cut = _deal(rs, n_seats, seed, index)
+    settings, seconds, fouls = [], ([], []), [0, 0]
+    for side, player in enumerate((a, b)):
+        mine = []
+        for h, hand in enumerate(hands):
+            start = time.perf_counter()
+            rows = player.set(hand, rs, cut, n_seats, _setter_seed(seed, index, h, side))
+            seconds[side].append(time.perf_counter() - start)
+            texts, declare = _check_setting(rows, hand, rs, cut, f"setter {player.name!r}")
+            legal = is_legal(*texts, rs, cut)
+            if not legal and not declare:
+                if not (rs.foul_penalty or rs.foul_loses_rows):
+                    raise ValueError(f"setter {player.name!r} fouled {hand!r} as {texts}: "
+                                     f"{rs.name} does not allow a fouled arrangement")
+                fouls[side] += 1
+            mine.append((texts, declare))
+        settings.append(mine)
+    total = plays = 0
+    for seats in _seating(layout, n_seats):
+        table = [settings[0 if s in seats else 1][s] for s in range(n_seats)]
+        declared = [s for s in range(n_seats) if table[s][1]]
+        scores = settle([t[0] for t in table], rs, cut, declared=declared or None)
+        total += sum(scores[s] for s in seats)
+        plays += len(seats)
+    return _DealResult(index, total / plays, seconds, tuple(fouls))
+
+
+# --- matches ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class MatchResult:
+    """A match between setters ``a`` and ``b``: ``mean`` is A's mean units per hand (per
+    deal, then over deals), ``ci95`` its 95% confidence interval over deals."""
+    a: str
+    b: str
+    rules: str
+    players: int
+    layout: str
+    deals: int
+    seed: int
+    mean: float
+    stderr: float
+    ci95: tuple[float, float]
+    seconds_per_hand: dict          # side -> {"mean": s, "median": s}
+    fouls: dict                     # side -> fouled settings
+    values: tuple[float, ...] = field(repr=False)   # each deal's result, in deal order
+
+    def to_dict(self) -> dict:
+        d = dataclasses.asdict(self)
+        d["ci95"] = list(self.ci95)
+        d["values"] = list(self.values)
+        return d
+
+    def to_json(self, **kwargs) -> str:
+        return json.dumps(self.to_dict(), **kwargs)
+
+    def __str__(self) -> str:
+        lo, hi = self.ci95
+        sa, sb = self.seconds_per_hand["a"], self.seconds_per_hand["b"]
+        return (f"{self.a} vs {self.b}: {self.rules}, {self.players} seats ({self.layout}), "
+                f"{self.deals} duplicate deals, seed {self.seed}\n"
+                f"  {self.a}: {self.mean:+.3f} units a hand, 95% CI [{lo:+.3f}, {hi:+.3f}]\n"
+                f"  seconds a hand (median): {self.a} {sa['median']:.2e}, "
+                f"{self.b} {sb['median']:.2e}\n"
+                f"  fouls: {self.a} {self.fouls['a']}, {self.b} {self.fouls['b']}")
+
+
+def _summarise(a, b, rs, n_seats, layout, seed, results: list[_DealResult]) -> MatchResult:
+    values = np.array([r.value for r in results], float)
+    n = len(values)
+    mean = float(values.mean())
+    stderr = float(values.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
+    half = 1.96 * stderr
+    secs = {}
+    for side, key in ((0, "a"), (1, "b")):
+        flat = np.array([s for r in results for s in r.seconds[side]], float)
+        secs[key] = {"mean": float(flat.mean()), "median": float(np.median(flat))}
+    fouls = {"a": sum(r.fouls[0] for r in results), "b": sum(r.fouls[1] for r in results)}
+    return MatchResult(a.name, b.name, rs.name, n_seats, layout, n, seed, mean, stderr,
+                       (mean - half, mean + half), secs, fouls,
+                       tuple(float(v) for v in values))
+
+
+def _play_chunk(args) -> list[_DealResult]:
+    a, b, rules_name, n_seats, layout, seed, indices = args
+    rs = _rules(rules_name)
+    return [_play_deal(a, b, rs, n_seats, layout, seed, i) for i in indices]
+
+
+def match(a, b, rules: "str | RuleSet", *, players: Optional[int] = None,
+          deals: int = 100, seed: int = 0, layout: Optional[str] = None,
+          workers: Optional[int] = 1, client=None, progress=None) -> MatchResult:
+    """A duplicate-deal match of setter ``a`` against setter ``b`` (see the module
+    docstring).  ``players``: seats (default: the rule set's largest table); ``layout``:
+    ``heads-up`` (2 seats), ``one-v-rest`` (default with 3 or 4) or ``two-v-two``;
+    ``workers``/``client``: spread the deals over local processes or a Dask cluster
+    (the result is the same as serial)."""
+    a, b = setter(a), setter(b)
+    rs = _rules(rules)
+    n_seats = rs.max_seats if players is None else players
+    if isinstance(n_seats, bool) or not isinstance(n_seats, (int, np.integer)) \
+            or n_seats not in rs.seats:
+        raise ValueError(f"players: {rs.name} plays with "
+                         f"{' or '.join(map(str, rs.seats))} players, not {players!r}")
+    if layout is None:
+        layout = "heads-up" if n_seats == 2 else "one-v-rest"
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown layout {layout!r}; layouts: {', '.join(LAYOUTS)}")
+    if (layout == "heads-up") != (n_seats == 2) or (layout == "two-v-two" and n_seats != 4):
+        raise ValueError(f"layout {layout!r} does not fit {n_seats} seats")
+    deals = _positive_int(deals, "deals")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed must be an integer, not {seed!r}")
+    chunk = max(1, min(25, deals // 40 or 1))
+    tasks = [(a, b, rs.name, n_seats, layout, int(seed), list(range(i, min(deals, i + chunk))))
+             for i in range(0, deals, chunk)]
+    chunks = _parallel_map(_play_chunk, tasks, workers=workers, client=client,
+                          progress=progress, desc=f"{a.name} vs {b.name}")
+    results = [r for c in chunks for r in c]
+    return _summarise(a, b, rs, n_seats, layout, int(seed), results)
+
+
+def exploitability(policy=None, rules: "str | RuleSet" = "classic", players: int = 2, *,
+                   deals: int = 200, samples: int = 1000, seed: int = 0,
+                   workers: Optional[int] = 1, client=None, progress=None) -> MatchResult:
+    """What the best response to ``policy`` wins from the policy itself, in units a hand
+    (``mean``, with its 95% CI): a match of ``solve(..., policy=policy, samples=samples)``
+    against the policy's own settings, on duplicate deals, one best responder against
+    the rest.  A lower bound on the policy's exploitability: a better response (more
+    samples) can only win more.
+
+    ``policy``: None or ``"table"`` (the default model), ``"field"``, ``"sbf"``, a
+    :class:`solver.model.TableModel`, or a setter function ``(cards, rules, cut) ->
+    rows`` (slow: called for every sampled opponent)."""
+    name = policy if isinstance(policy, str) else getattr(policy, "name", None) or "policy"
+    if policy is None or isinstance(policy, str) or hasattr(policy, "tables"):
+        own = ModelSetter(name=f"model:{name or 'table'}", model=policy)
+    else:
+        own = FunctionSetter(name=getattr(policy, "__name__", "policy"), function=policy)
+    best = SolveSetter(name=f"best response ({samples} samples)", samples=samples,
+                       model=policy)
+    return match(best, own, rules, players=players, deals=deals, seed=seed,
+                 workers=workers, client=client, progress=progress)
+
+
+def _parallel_map(fn, items, *, workers=1, client=None, progress=None, desc=None):
+    # Stand-in until solver.batch lands: serial, or a spawn process pool.
+    if client is not None:
+        raise ValueError("client= needs solver.batch")
+    if workers == 1:
+        return [fn(x) for x in items]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return list(pool.map(fn, items))
+
+
+# --- command line -----------------------------------------------------------------------------
+def main(argv=None) -> int:
+    """``python -m solver.arena``: a match, or the exploitability of a policy."""
+    import argparse
+    import sys
+    parser = argparse.ArgumentParser(
+        prog="python -m solver.arena",
+        description="Duplicate-deal matches between Chinese Poker setters.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def common(p):
+        p.add_argument("--rules", default="classic", help="rule set")
+        p.add_argument("--players", type=int, default=None,
+                       help="seats (default: 2 for exploitability, else the largest table)")
+        p.add_argument("--deals", type=int, default=200, help="duplicate deals")
+        p.add_argument("--seed", type=int, default=0, help="match seed")
+        p.add_argument("--workers", type=int, default=1, help="local processes")
+        p.add_argument("--json", metavar="FILE", help="also write the result as JSON")
+        p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    m = sub.add_parser("match", help="setter A against setter B",
+                       formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    m.add_argument("a", help="setter A: solve[:samples=N,model=M], model[:name=M], field, "
+                             "sbf, random, or module:function")
+    m.add_argument("b", help="setter B (same forms)")
+    m.add_argument("--layout", choices=LAYOUTS, default=None,
+                   help="default: heads-up with 2 seats, else one-v-rest")
+    common(m)
+    e = sub.add_parser("exploitability", help="the best response to a policy against it",
+                       formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    e.add_argument("--policy", default="table", help="table, field or sbf")
+    e.add_argument("--samples", type=int, default=1000, help="the best response's samples")
+    common(e)
+    args = parser.parse_args(argv)
+    progress = False if args.quiet else None
+    try:
+        if args.command == "match":
+            result = match(args.a, args.b, args.rules, players=args.players, deals=args.deals,
+                           seed=args.seed, layout=args.layout, workers=args.workers,
+                           progress=progress)
+        else:
+            result = exploitability(args.policy, args.rules, args.players or 2,
+                                    deals=args.deals, samples=args.samples, seed=args.seed,
+                                    workers=args.workers, progress=progress)
+    except ValueError as err:
+        print(f"python -m solver.arena: error: {err}", file=sys.stderr)
+        return 2
+    print(result)
+    if args.json:
+        with open(args.json, "w") as f:
+            f.write(result.to_json(indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,116 @@
+"""The arena: duplicate deals accounted exactly, checked settings, reproducible results."""
+import json
+
+import numpy as np
+import pytest
+
+import naive
+import solver
+from solver import arena
+from solver.arena import _deal, exploitability, match, setter
+
+
+def test_a_setter_against_itself_scores_zero_on_every_deal():
+    for rules, players, layout in [("classic", 2, None), ("pagat", 3, None),
+                                   ("classic", 4, "two-v-two"), ("joker", 4, None)]:
+        result = match("model", "model", rules, players=players, deals=3, layout=layout)
+        assert result.values == (0.0, 0.0, 0.0)
+
+
+def test_heads_up_results_are_antisymmetric_and_reproducible():
+    ab = match("model", "sbf", "classic", players=2, deals=8, seed=5)
+    ba = match("sbf", "model", "classic", players=2, deals=8, seed=5)
+    assert ab.values == tuple(-v for v in ba.values)
+    assert match("model", "sbf", "classic", players=2, deals=8, seed=5).values == ab.values
+    assert match("model", "sbf", "classic", players=2, deals=8, seed=6).values != ab.values
+
+
+def test_deal_results_match_an_independent_referee():
+    """Each deal's value, recomputed with the slow reference settlement."""
+    for rules, players, layout in [("classic", 2, "heads-up"), ("bonus", 4, "one-v-rest"),
+                                   ("classic:mandarin", 4, "two-v-two")]:
+        rs = solver.rule_set(rules)
+        result = match("model", "sbf", rules, players=players, deals=2, seed=3, layout=layout)
+        for index, got in enumerate(result.values):
+            hands, cut = _deal(rs, players, 3, index)
+            a = [setter("model").set(h, rs, cut, players, 0) for h in hands]
+            b = [setter("sbf").set(h, rs, cut, players, 0) for h in hands]
+            total = plays = 0
+            for seats in arena._seating(layout, players):
+                table = [a[s] if s in seats else b[s] for s in range(players)]
+                declared = [s for s in range(players) if len(table[s]) == 4]
+                if declared:                 # the reference does not model declarations
+                    pytest.skip("an automatic win in the sample")
+                cut_rank = None if cut is None else naive.parse(cut)[0][0]
+                scores = naive.settle([tuple(t[:3]) for t in table], rules, cut_rank)
+                total += sum(scores[s] for s in seats)
+                plays += len(seats)
+            assert got == pytest.approx(total / plays)
+
+
+def test_parallel_match_equals_serial():
+    serial = match("model", "field", "classic", players=2, deals=12, seed=2)
+    parallel = match("model", "field", "classic", players=2, deals=12, seed=2, workers=2)
+    assert parallel.values == serial.values and parallel.mean == serial.mean
+
+
+def _fouler(cards, rules, cut):
+    names = cards.split()
+    ranks = sorted(names[:13], key=lambda c: "23456789TJQKA".index(c[0]))
+    return " ".join(ranks[10:]), " ".join(ranks[5:10]), " ".join(ranks[:5])  # strongest first
+
+
+def test_fouls_are_counted_where_they_are_scored_and_refused_elsewhere():
+    result = match(_fouler, "model", "classic", players=2, deals=4)
+    assert result.fouls["a"] > 0 and result.fouls["b"] == 0
+    assert result.mean < 0
+    with pytest.raises(ValueError, match="does not allow a fouled arrangement"):
+        match(_fouler, "model", "joker", deals=1)
+
+
+def test_settings_must_be_the_hands_own_cards():
+    with pytest.raises(ValueError, match="not in the hand"):
+        match(lambda c, r, k: ("As Ks Qs", "Jh Th 9h 8h 7h", "2c 3c 4c 5c 6c"), "model",
+              "classic", players=2, deals=1)
+    with pytest.raises(ValueError, match="a setting is"):
+        match(lambda c, r, k: None, "model", "classic", players=2, deals=1)
+
+
+def test_result_as_json_and_text():
+    result = match("model", "random", "pagat", players=2, deals=5, seed=1)
+    data = json.loads(result.to_json())
+    assert data["deals"] == 5 and data["a"] == "model" and len(data["values"]) == 5
+    lo, hi = data["ci95"]
+    assert lo <= data["mean"] <= hi
+    assert isinstance(data["seconds_per_hand"]["a"]["median"], float)
+    assert "units a hand, 95% CI" in str(result)
+
+
+def test_setter_specs():
+    assert setter("solve:samples=200,model=field").model == "field"
+    assert setter("model:name=sbf").model == "sbf"
+    assert setter("solver.quickset:quick_set").function is solver.quick_set
+    for bad, message in [("solve:samples=0", "positive integer"), ("nonsense", "unknown setter"),
+                         ("solve:depth=2", "unknown options"), (3, "a setter is")]:
+        with pytest.raises(ValueError, match=message):
+            setter(bad)
+    with pytest.raises(ValueError, match="layout 'two-v-two' does not fit 2 seats"):
+        match("model", "sbf", "classic", players=2, layout="two-v-two", deals=1)
+    with pytest.raises(ValueError, match="players"):
+        match("model", "sbf", "joker", players=2, deals=1)
+
+
+def test_exploitability_is_a_match_of_the_best_response_against_the_policy():
+    result = exploitability("sbf", "classic", 2, deals=4, samples=60, seed=1)
+    assert result.a.startswith("best response") and result.b == "model:sbf"
+    assert result.deals == 4 and result.mean > 0       # strongest-back-first is easy prey
+
+
+def test_command_line(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    assert arena.main(["match", "model", "sbf", "--rules", "pagat", "--players", "2",
+                       "--deals", "3", "--json", str(out), "--quiet"]) == 0
+    assert "model vs sbf" in capsys.readouterr().out
+    assert json.loads(out.read_text())["deals"] == 3
+    assert arena.main(["match", "model", "sbf", "--rules", "poker", "--quiet"]) == 2
+    assert "unknown rule set" in capsys.readouterr().err
