@@ -7,6 +7,7 @@ Public API (see README.md for a tour):
 * rows: :func:`row_value`, :func:`is_legal`, :func:`evaluate_rows`
 * settlement: :func:`settle`, :func:`automatic_win`
 * the solver: :func:`solve` (a :class:`Solution`), :func:`sample_opponents`
+* many hands: :func:`solve_many` (in parallel; :mod:`solver.batch`)
 """
 from .autowin import AutomaticWin, automatic_win
 from .cards import format_cards, parse_cards
@@ -14,6 +15,7 @@ from .rows import RowValue, evaluate_rows, is_legal, row_value
 from .rules import CATEGORIES, RULE_SET_NAMES, RuleSet, rules
 from .settle import PairResult, Settlement, settle
 from .solve import Alternative, Solution, sample_opponents, solve
+from .batch import solve_many
 
 __all__ = [
     "Alternative",
@@ -35,4 +37,5 @@ __all__ = [
     "sample_opponents",
     "settle",
     "solve",
+    "solve_many",
 ]
