@@ -100,7 +100,8 @@ def parallel_map(fn: Callable[[T], R], items: Iterable[T], *, workers: Optional[
         ``functools.partial`` of one); see the module's notes.
     items: any iterable; an iterator is consumed lazily, a few tasks ahead of the
         workers, so only the results accumulate.
-    workers: local processes (default: one per core); ``1`` runs in this process.
+    workers: local processes (default: one per core; never more than there are tasks);
+        ``1`` runs in this process.
     client: a ``dask.distributed.Client`` or a ``concurrent.futures.Executor`` (such as
         :func:`local_pool`) to run the tasks on instead; not together with ``workers``.
     progress: a tqdm bar on stderr; ``None`` shows it only when stderr is a terminal.
@@ -204,8 +205,13 @@ def _run_on(client, fn, chunks, out, bar, label):
         start, size, e = failed
         if getattr(e, "_batch_labelled", False):
             raise e
+        # A failure outside fn (a worker process died, a result would not pickle): the
+        # task's items.
         where = f"{label} {start}" if size == 1 else f"{label}s {start}-{start + size - 1}"
-        raise _labelled(e, where) from e
+        new = _labelled(e, where)
+        if new is e:
+            raise e
+        raise new from e
 
 
 def _run_chunk(fn, start, chunk, label, threads):
@@ -240,7 +246,10 @@ def _labelled(e: Exception, where: str) -> Exception:
         if hasattr(e, "add_note"):
             e.add_note(where)
         new = e
-    new._batch_labelled = True   # survives pickling (BaseException keeps its __dict__)
+    try:
+        new._batch_labelled = True   # survives pickling (BaseException keeps its __dict__)
+    except AttributeError:
+        pass
     return new
 
 
@@ -365,8 +374,8 @@ def solve_many(hands: Sequence, rules, cut=None, *, workers: Optional[int] = Non
     for i, (hand, c) in enumerate(zip(hands, cuts)):
         try:
             _check_hand(hand, c, rs)
-        except ValueError as e:
-            raise ValueError(f"hand {i}: {e}") from None
+        except (ValueError, TypeError) as e:
+            raise type(e)(f"hand {i}: {e}") from None
     workers = _check_backend(workers, client)
     if not hands:
         return []
