@@ -1,18 +1,21 @@
 """solver: the best way to set a Chinese Poker hand (十三支, Pusoy, Sap Sam Cheung).
 
-Public API (see README.md for a tour):
+The rules it implements are in docs/rules.md.  Public API (see README.md for a tour):
 
 * cards: :func:`parse_cards`, :func:`format_cards`
-* rule sets: :func:`rules`, :data:`RULE_SET_NAMES`, :data:`CATEGORIES`
+* rule sets: :func:`rule_set`, :data:`RULE_SET_NAMES`, :data:`CATEGORIES` (the module
+  :mod:`solver.rules` holds them all)
 * rows: :func:`row_value`, :func:`is_legal`, :func:`evaluate_rows`
 * settlement: :func:`settle`, :func:`automatic_win`
 * the solver: :func:`solve` (a :class:`Solution`), :func:`sample_opponents`
 * many hands: :func:`solve_many` (in parallel; :mod:`solver.batch`)
 """
+__version__ = "0.1.0"     # the one place the version is written (pyproject.toml reads it)
+
 from .autowin import AutomaticWin, automatic_win
 from .cards import format_cards, parse_cards
 from .rows import RowValue, evaluate_rows, is_legal, row_value
-from .rules import CATEGORIES, RULE_SET_NAMES, RuleSet, rules
+from .rules import CATEGORIES, RULE_SET_NAMES, RuleSet, rule_set
 from .settle import PairResult, Settlement, settle
 from .solve import Alternative, Solution, sample_opponents, solve
 from .batch import solve_many
@@ -33,7 +36,7 @@ __all__ = [
     "is_legal",
     "parse_cards",
     "row_value",
-    "rules",
+    "rule_set",
     "sample_opponents",
     "settle",
     "solve",

@@ -1,5 +1,5 @@
-"""Automatic wins of the ``classic`` rule set (RULINGS.md §7): dragon, six pairs, three
-flushes, three straights."""
+"""Automatic wins of the ``classic`` rule set (docs/rules.md#automatic-wins): dragon, six
+pairs, three flushes, three straights."""
 from __future__ import annotations
 
 from typing import NamedTuple, Optional
@@ -8,7 +8,7 @@ import numpy as np
 
 from ._jit import njit
 from .cards import CardsLike, code_rank, code_suit, format_cards, to_codes
-from .rules import RuleSet, rules as _rules
+from .rules import RuleSet, rule_set
 from .scoring import AUTO_DRAGON, AUTO_NONE, AUTO_PLAIN
 
 # Kinds returned by automatic_win_kind, best first where it matters (dragon beats all).
@@ -195,7 +195,7 @@ def automatic_win(cards: CardsLike, rules: "str | RuleSet" = "classic") -> Optio
     >>> automatic_win("2s 3h 4d 5c 6s 7h 8d 9c Ts Jh Qd Kc As").name
     'dragon'
     """
-    rs = _rules(rules)
+    rs = rule_set(rules)
     codes = to_codes(cards, rs)
     if len(codes) != 13:
         raise ValueError(f"an automatic win takes 13 cards, not {len(codes)}")

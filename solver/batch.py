@@ -54,7 +54,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, TypeVa
 import numba
 
 from .cards import format_cards, parse_cards
-from .rules import rules as _rules
+from .rules import rule_set
 from .solve import Solution, solve
 
 T = TypeVar("T")
@@ -365,7 +365,7 @@ def solve_many(hands: Sequence, rules, cut=None, *, workers: Optional[int] = Non
     if isinstance(hands, (str, bytes)):
         raise ValueError("hands must be a sequence of hands, not one text")
     hands = list(hands)
-    rs = _rules(rules)
+    rs = rule_set(rules)
     cuts = _cut_list(cut, len(hands))
     try:
         inspect.signature(solve).bind(None, rules, None, **solve_kwargs)
@@ -402,24 +402,9 @@ def _cut_list(cut, n: int) -> list:
     return cuts
 
 
-def _cards_text(cards) -> str:
-    """Text of a hand given as text, a bitmask, or a sequence of codes or texts."""
-    if isinstance(cards, str):
-        return cards
-    if isinstance(cards, numbers.Integral):
-        return format_cards(int(cards))
-    items = list(cards)
-    if items and all(isinstance(x, str) for x in items):
-        return " ".join(items)
-    codes = [int(x) for x in items]
-    if len(set(codes)) != len(codes):
-        raise ValueError(f"duplicate card code {next(c for c in codes if codes.count(c) > 1)}")
-    return format_cards(codes)
-
-
 def _check_hand(hand, cut, rs) -> None:
     """The checks solve makes of a hand and its cut card, with the public functions."""
-    text = _cards_text(hand)
+    text = format_cards(hand)          # text, a bitmask, codes: checked as cards
     n = bin(parse_cards(text, rs)).count("1")
     if n != rs.cards_dealt:
         raise ValueError(f"the {rs.name} rule set deals {rs.cards_dealt} cards, not {n}")
@@ -427,7 +412,7 @@ def _check_hand(hand, cut, rs) -> None:
         return
     if cut is None:
         raise ValueError(f"the {rs.name} rule set needs a cut card (cut=)")
-    cut_text = cut if isinstance(cut, str) else format_cards([int(cut)])
+    cut_text = format_cards(cut if isinstance(cut, str) else [cut])
     if bin(parse_cards(cut_text, rs)).count("1") != 1:
         raise ValueError(f"the cut is one card, not {cut_text!r}")
     try:

@@ -10,8 +10,9 @@ Every physical card has a code 0..67::
     65, 66, 67                       the three jokers
 
 So ``As`` is 12, ``2h`` is 13, the second ``As`` (``joker``/``bonus`` decks) is 64.  The
-second spade is the same card as the first for play (seeds 000/003: "completely
-identical"); it only needs a code of its own so that a hand can hold both.
+second spade is the same card as the first for play (the joker and bonus rules:
+"completely identical", docs/rules.md#card-notation); it only needs a code of its own so
+that a hand can hold both.
 
 Hand bitmask
 ------------
@@ -25,9 +26,8 @@ from __future__ import annotations
 import re
 from typing import Iterable, Union
 
-import numpy as np
-
-from .rules import RANKS, SUITS, RuleSet, rules as _rules
+from ._checks import check_int, is_int
+from .rules import RANKS, SUITS, RuleSet, rule_set
 
 SECOND_SPADE_SLOT = 4
 FIRST_JOKER = 65
@@ -83,9 +83,9 @@ def parse_codes(text: str, rules: "str | RuleSet", taken: "set[int] | None" = No
     card beyond the deck's copies is a ``ValueError`` naming it.  ``taken``: codes
     already used elsewhere (other rows, other seats); the new codes are added to it.
     """
-    rs = _rules(rules)
+    rs = rule_set(rules)
     if not isinstance(text, str):
-        raise TypeError(f"cards must be given as text, not {type(text).__name__}")
+        raise ValueError(f"cards must be given as text, not {text!r} ({type(text).__name__})")
     tokens = [t for t in _TOKEN_SPLIT.split(text.strip()) if t]
     taken = set() if taken is None else taken
     codes: list[int] = []
@@ -118,7 +118,8 @@ def parse_codes(text: str, rules: "str | RuleSet", taken: "set[int] | None" = No
 
 
 def parse_cards(text: str, rules: "str | RuleSet") -> int:
-    """Parse card notation (RULINGS.md §1) into a hand bitmask, validated for the deck.
+    """Parse card notation (docs/rules.md#card-notation) into a hand bitmask, validated
+    for the deck.
 
     >>> format_cards(parse_cards("As 10d jk, 2♣", "joker"))
     'As Td 2c Jk'
@@ -142,6 +143,7 @@ def codes_to_mask(codes: Iterable[int]) -> int:
 
 def mask_to_codes(mask: int) -> list[int]:
     """Codes of the cards in a hand bitmask, ascending."""
+    mask = check_int("hand bitmask", mask)
     if mask < 0 or mask >> N_CODES:
         raise ValueError(f"hand bitmask {mask:#x} has bits outside 0..{N_CODES - 1}")
     return [c for c in range(N_CODES) if mask >> c & 1]
@@ -152,17 +154,53 @@ def _display_order(code: int) -> tuple[int, int]:
     return (13, 0) if code >= FIRST_JOKER else (12 - code_rank(code), code_suit(code))
 
 
-def format_cards(cards: "int | Iterable[int]") -> str:
-    """Canonical text of a hand bitmask (highest rank first) or of codes (in their order).
+def format_cards(cards: CardsLike) -> str:
+    """Canonical text of a hand bitmask (highest rank first), or of codes or card text
+    (in their order).
+
+    Text is validated as notation (docs/rules.md#card-notation) and against the largest deck (two sets
+    of spades, three jokers), since no rule set is given: ``Ah Ah`` is refused, ``As As``
+    is not.
 
     >>> format_cards([12, 64, 65])
     'As As Jk'
+    >>> format_cards("10d ah, x")
+    'Td Ah Jk'
+    >>> format_cards([12.0])
+    Traceback (most recent call last):
+    ...
+    ValueError: card code must be an integer, not 12.0 (float)
     """
-    if isinstance(cards, (int, np.integer)):
+    if isinstance(cards, str):
+        return _format_text(cards)
+    if is_int(cards):
         codes = sorted(mask_to_codes(int(cards)), key=_display_order)
     else:
-        codes = [int(c) for c in cards]
+        items = _items(cards)
+        if items and all(isinstance(x, str) for x in items):
+            return _format_text(" ".join(items))
+        codes = [check_int("card code", c) for c in items]
     return " ".join(card_name(c) for c in codes)
+
+
+def _format_text(text: str) -> str:
+    try:
+        codes = parse_codes(text, "joker")          # the deck every other deck fits in
+    except ValueError as e:
+        if "deck" not in str(e):
+            raise
+        raise ValueError(f"{e} (format_cards checks text against the largest deck: two "
+                         f"sets of spades and three jokers)") from None
+    return " ".join(card_name(c) for c in codes)
+
+
+def _items(cards) -> list:
+    """The items of a sequence of cards; a ``ValueError`` for anything else (None, 2.5)."""
+    try:
+        return list(cards)
+    except TypeError:
+        raise ValueError(f"cards must be text, a hand bitmask or a sequence of card codes "
+                         f"or texts, not {cards!r} ({type(cards).__name__})") from None
 
 
 def to_codes(cards: CardsLike, rules: "str | RuleSet", taken: "set[int] | None" = None) -> list[int]:
@@ -172,16 +210,16 @@ def to_codes(cards: CardsLike, rules: "str | RuleSet", taken: "set[int] | None" 
     in ``taken`` as already used (see :func:`parse_codes`).  Codes come back in their
     canonical form: the first free copy of a spade, the first free joker.
     """
-    rs = _rules(rules)
+    rs = rule_set(rules)
     if isinstance(cards, str):
         return parse_codes(cards, rs, taken)
-    if isinstance(cards, (int, np.integer)):
+    if is_int(cards):
         codes = mask_to_codes(int(cards))
     else:
-        items = list(cards)
+        items = _items(cards)
         if items and all(isinstance(x, str) for x in items):
             return parse_codes(" ".join(items), rs, taken)
-        codes = [int(x) for x in items]
+        codes = [check_int("card code", x) for x in items]
         if len(set(codes)) != len(codes):
             dup = next(c for c in codes if codes.count(c) > 1)
             raise ValueError(f"duplicate card code {dup} ({card_name(dup)})")
@@ -202,7 +240,7 @@ def check_code_in_deck(code: int, rules: RuleSet) -> None:
 
 def deck_codes(rules: "str | RuleSet") -> list[int]:
     """Every physical card of the rule set's deck, as codes (ascending)."""
-    rs = _rules(rules)
+    rs = rule_set(rules)
     codes = list(range(52))
     if rs.spade_copies == 2:
         codes += list(range(52, 65))

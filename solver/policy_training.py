@@ -15,7 +15,7 @@ import numpy as np
 from .cards import deck_codes
 from .policy import DATA, field_name, field_policy, strongest_back_first
 from .rows import tables_for
-from .rules import rules as _rules
+from .rules import rule_set as _rules
 from .scoring import settle_seats
 from .search import cards_of_mask
 from .kernels import ordinal3, ordinal5

@@ -6,23 +6,28 @@ import functools
 import numpy as np
 
 from . import kernels
-from .cards import CardsLike, card_name, code_rank, parse_codes, to_codes
-from .rules import CATEGORIES, RANKS, RuleSet, rules as _rules
+from ._checks import check_int, is_int
+from .cards import N_CODES, CardsLike, card_name, code_rank, parse_codes, to_codes
+from .rules import CATEGORIES, RANKS, RuleSet, rule_set
 from .tables import RowTables, row_tables, value_category, value_digits
 
 
 def bonus_rank_of(rules: RuleSet, cut: "str | int | None") -> int:
     """The Bonus rank (0..12) named by the cut card, or -1 where the rule set has none.
 
-    ``cut`` is the cut card as text (``"4c"``) or a card code.
+    ``cut`` is the cut card as text (``"4c"``) or a card code (a real ``int``).
     """
+    if not (cut is None or isinstance(cut, str) or is_int(cut)):
+        raise ValueError(f"cut must be a card as text (e.g. '4c') or a card code, not "
+                         f"{cut!r} ({type(cut).__name__})")
     if not rules.cut_card:
         if cut is not None:
             raise ValueError(f"the {rules.name} rule set has no cut card (got {cut!r})")
         return -1
     if cut is None:
         raise ValueError(f"the {rules.name} rule set needs the cut card, e.g. cut='4c'")
-    codes = parse_codes(cut, rules) if isinstance(cut, str) else [int(cut)]
+    codes = (parse_codes(cut, rules) if isinstance(cut, str)
+             else [check_int("cut", cut, 0, N_CODES - 1)])
     if len(codes) != 1 or code_rank(codes[0]) < 0:
         raise ValueError(f"the cut card must be one real card, not {cut!r}")
     return code_rank(codes[0])
@@ -39,14 +44,14 @@ def cut_taken(rules: RuleSet, cut: "str | int | None") -> set[int]:
 
 
 def tables_for(rules: "str | RuleSet", cut: "str | int | None" = None) -> RowTables:
-    rs = _rules(rules)
+    rs = rule_set(rules)
     return row_tables(rs, bonus_rank_of(rs, cut))
 
 
 @functools.total_ordering
 class RowValue:
     """The value of one row: compares with ``<``, ``<=``, ``==`` on the one scale of
-    RULINGS.md §2 (a Front and a five-card row compare directly).
+    docs/rules.md#the-ladder (a Front and a five-card row compare directly).
 
     Attributes: ``value`` (the integer, as :func:`evaluate_rows` returns), ``category``
     (canonical name), ``ranks`` (tie-break ranks as text, highest first).
@@ -55,7 +60,7 @@ class RowValue:
     __slots__ = ("value",)
 
     def __init__(self, value: int):
-        self.value = int(value)
+        self.value = check_int("value", value)
         if self.value < 0:
             raise ValueError(f"{value} is not a row value")
 
@@ -121,19 +126,19 @@ def row_value(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" 
     >>> row_value("9h 9d Kc", "pagat") > row_value("9s 9c 5d 4h 3s", "pagat")
     True
     """
-    rs = _rules(rules)
+    rs = rule_set(rules)
     tables = tables_for(rs, cut)
     return RowValue(_value_of_codes(_row_codes(cards, rs, cut_taken(rs, cut)), tables))
 
 
 def is_legal(front: CardsLike, middle: CardsLike, back: CardsLike, rules: "str | RuleSet",
              cut: "str | int | None" = None) -> bool:
-    """Whether Front < Middle <= Back (RULINGS §2): two integer compares.
+    """Whether Front < Middle <= Back (docs/rules.md#legality): two integer compares.
 
     Row sizes must be 3, 5 and 5 (``ValueError`` otherwise); cards are validated against
     the deck, including across the three rows and against the cut card.
     """
-    rs = _rules(rules)
+    rs = rule_set(rules)
     tables = tables_for(rs, cut)
     rows = arrangement_codes(front, middle, back, rs, cut_taken(rs, cut))
     f, m, b = (_value_of_codes(c, tables) for c in rows)
@@ -158,19 +163,38 @@ def arrangement_codes(front, middle, back, rules: RuleSet,
     return rows
 
 
+def _rows_array(rows, rules: RuleSet, out_of_play: set[int]) -> np.ndarray:
+    """A sequence of rows (each text or codes, validated) as one uint8 array."""
+    if isinstance(rows, str) or not hasattr(rows, "__iter__"):
+        raise ValueError(f"rows must be an array or a sequence of rows, not {rows!r}")
+    codes = []
+    for i, row in enumerate(rows):
+        try:
+            codes.append(_row_codes(row, rules, out_of_play))
+        except ValueError as e:
+            raise ValueError(f"row {i}: {e}") from None
+        if len(codes[i]) != len(codes[0]):
+            raise ValueError(f"rows must all have the same length: row 0 has "
+                             f"{len(codes[0])} cards, row {i} has {len(codes[i])}")
+    return np.array(codes, np.uint8)
+
+
 def evaluate_rows(rows, rules: "str | RuleSet", cut: "str | int | None" = None) -> np.ndarray:
     """Values of many rows at once (Numba kernel), as ``int32`` in the order of
     :class:`RowValue` (``RowValue(v)`` rebuilds one).
 
     ``rows``: an ``(n, 5)`` or ``(n, 3)`` integer array of card codes (see
-    :mod:`solver.cards`), or a sequence of rows as text.  Codes are checked against the
-    deck in bulk (range, jokers, second spades, repeats within a row).
+    :mod:`solver.cards`), or a sequence of rows (text or codes), all of one length.
+    Codes are checked against the deck in bulk (integer dtype, range, jokers, second
+    spades, repeats within a row).
     """
-    rs = _rules(rules)
+    rs = rule_set(rules)
     tables = tables_for(rs, cut)
     out_of_play = cut_taken(rs, cut)
     if not isinstance(rows, np.ndarray):
-        rows = np.array([_row_codes(r, rs, out_of_play) for r in rows], np.uint8)
+        rows = _rows_array(rows, rs, out_of_play)
+    if not np.issubdtype(rows.dtype, np.integer):
+        raise ValueError(f"rows must hold integer card codes, not dtype {rows.dtype}")
     if rows.ndim != 2 or rows.shape[1] not in (3, 5):
         raise ValueError(f"rows must be an (n, 5) or (n, 3) array, not shape {rows.shape}")
     if rows.size and (rows.min() < 0 or rows.max() >= 65 + rs.jokers):

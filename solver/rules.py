@@ -1,12 +1,11 @@
-"""Rule sets as data: every number from the seeds and RULINGS.md lives here and nowhere else.
+"""Rule sets as data: every number of the rules (docs/rules.md) lives here and nowhere else.
 
 A rule set is an immutable :class:`RuleSet` value.  Kernels never read this module; the
 public functions turn a rule set into small integer arrays (:meth:`RuleSet.scoring_params`)
 and pass those to the jitted code.
 
-Rule-set names (RULINGS.md, top): ``joker`` (seed 000), ``bonus`` (seed 003),
-``pagat`` (seed 001), ``classic`` (seed 004, Western scoring) with the variants
-``classic:eastern`` and ``classic:mandarin``.
+Rule-set names (docs/rules.md#rule-sets): ``joker``, ``bonus``, ``pagat``, ``classic``
+(Western scoring) with the variants ``classic:eastern`` and ``classic:mandarin``.
 """
 from __future__ import annotations
 
@@ -17,8 +16,9 @@ from typing import Mapping
 import numpy as np
 
 # ---------------------------------------------------------------------------------------
-# The one ladder (RULINGS.md §2), lowest first.  A row value's category is its index here,
-# so comparing categories is comparing integers, for 3- and 5-card rows alike.
+# The one ladder (docs/rules.md#the-ladder), lowest first.  A row value's category is
+# its index here, so comparing categories is comparing integers, for 3- and 5-card rows
+# alike.
 CATEGORIES: tuple[str, ...] = (
     "high_card", "pair", "two_pair", "trips", "bonus_trips", "joker_trips", "straight",
     "flush", "paired_flush", "full_house", "bonus_full_house", "quads", "bonus_quads",
@@ -32,10 +32,11 @@ SUITS = "shdc"                   # suit index 0..3; the second spade set is suit
 ROWS = ("front", "middle", "back")
 ROW_SIZES = (3, 5, 5)
 
-# Scoring schemes, as small integers the jitted settlement core branches on.
-SCHEME_SCOOP = 0        # joker, bonus: scoops, home runs, bonus points (seeds 000, 003)
-SCHEME_ROWS = 1         # pagat: +-1 a row (seed 001)
-SCHEME_WESTERN = 2      # classic: +-1 a row, +1 for the majority (RULINGS §7)
+# Scoring schemes (docs/rules.md#scoring), as small integers the jitted settlement core
+# branches on.
+SCHEME_SCOOP = 0        # joker, bonus: scoops, home runs, bonus points
+SCHEME_ROWS = 1         # pagat: +-1 a row
+SCHEME_WESTERN = 2      # classic: +-1 a row, +1 for the majority
 SCHEME_EASTERN = 3      # classic:eastern: a won row scores 1 or its bonus instead
 SCHEME_MANDARIN = 4     # classic:mandarin: shots double, home runs triple, bonuses add
 
@@ -134,7 +135,7 @@ class RuleSet:
         return pack_params(self)
 
     def __repr__(self) -> str:
-        return f"rules({self.name!r})"
+        return f"rule_set({self.name!r})"
 
     def __hash__(self) -> int:
         # Names are unique in the registry; the mapping fields are not hashable.
@@ -150,15 +151,16 @@ _CLASSIC_COMMON = dict(
         {"dragon": 13, "six_pairs": 3, "three_flushes": 3, "three_straights": 3}),
 )
 
-# Eastern and Mandarin share their bonus hands (RULINGS §7); Mandarin adds Front trips
-# through front_trips_points instead of the table, since it multiplies like a row point.
+# Eastern and Mandarin share their bonus hands (docs/rules.md#classic); Mandarin adds
+# Front trips through front_trips_points instead of the table, since it multiplies like a
+# row point.
 _CLASSIC_BONUS_HANDS = {
     ("middle", "full_house"): 2, ("middle", "quads"): 8, ("middle", "straight_flush"): 10,
     ("back", "quads"): 4, ("back", "straight_flush"): 5,
 }
 
 _REGISTRY: dict[str, RuleSet] = {
-    # Seed 000 and RULINGS §3, §5.
+    # docs/rules.md#joker (the jokers themselves: docs/rules.md#jokers).
     "joker": RuleSet(
         name="joker", spade_copies=2, jokers=3, cut_card=False, cards_dealt=17,
         home_run_units=3, **_SCOOP_COMMON,
@@ -170,7 +172,7 @@ _REGISTRY: dict[str, RuleSet] = {
             ("back", "joker_five"): 2, ("back", "natural_five"): 5,
         }),
     ),
-    # Seed 003 with its tables restored by RULINGS §4.
+    # docs/rules.md#bonus (its table restored from a public implementation of the game).
     "bonus": RuleSet(
         name="bonus", spade_copies=2, jokers=0, cut_card=True, cards_dealt=16,
         home_run_units=2, **_SCOOP_COMMON,
@@ -184,12 +186,12 @@ _REGISTRY: dict[str, RuleSet] = {
             ("back", "bonus_quads"): 5, ("back", "natural_five"): 5,
         }),
     ),
-    # Seed 001 and RULINGS §6.
+    # docs/rules.md#pagat.
     "pagat": RuleSet(
         name="pagat", spade_copies=1, jokers=0, cut_card=False, cards_dealt=13,
         seats=(2, 3, 4), deal_all_unseen=False, scheme=SCHEME_ROWS, foul_loses_rows=True,
     ),
-    # Seed 004 and RULINGS §7.
+    # docs/rules.md#classic.
     "classic": RuleSet(name="classic", scheme=SCHEME_WESTERN, majority_bonus=1,
                        **_CLASSIC_COMMON),
     "classic:eastern": RuleSet(
@@ -207,12 +209,12 @@ _REGISTRY["classic:western"] = _REGISTRY["classic"]
 RULE_SET_NAMES: tuple[str, ...] = tuple(sorted(_REGISTRY))
 
 
-def rules(name: "str | RuleSet") -> RuleSet:
+def rule_set(name: "str | RuleSet") -> RuleSet:
     """The rule set called ``name`` (a :class:`RuleSet` is returned as it is).
 
-    >>> rules("joker").cards_dealt
+    >>> rule_set("joker").cards_dealt
     17
-    >>> rules("poker")
+    >>> rule_set("poker")
     Traceback (most recent call last):
     ...
     ValueError: unknown rule set 'poker'; valid names: 'bonus', 'classic', 'classic:eastern', 'classic:mandarin', 'classic:western', 'joker', 'pagat'

@@ -187,8 +187,9 @@ def pair_score(vals, fouled, auto, n, a, b, hr_a, hr_b, params):
                 units -= row_bonus(params, r, vals[b, r])
         return units
     # Automatic wins (classic): a declared hand is not compared; a dragon beats the others.
-    # Against a fouled hand the automatic win alone settles the pair (RULINGS §7 is
-    # silent; the declared hand is never compared, so no showdown exposes the foul).
+    # Against a fouled hand the automatic win alone settles the pair (the classic rules
+    # are silent; the declared hand is never compared, so no showdown exposes the foul:
+    # docs/rules.md#automatic-wins-and-fouls).
     auto_a = auto_of(auto, a)
     auto_b = auto_of(auto, b)
     if auto_a != AUTO_NONE or auto_b != AUTO_NONE:

@@ -39,7 +39,8 @@ from .kernels import ordinal3
 from .rules import CATEGORY_INDEX, RuleSet
 from .scoring import row_bonus
 
-# The categories a Front can make, weakest first (RULINGS §2: no straights or flushes).
+# The categories a Front can make, weakest first (docs/rules.md#the-ladder: no straights
+# or flushes).
 FRONT_CATEGORIES = ("high_card", "pair", "trips", "bonus_trips", "joker_trips")
 
 

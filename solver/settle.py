@@ -11,11 +11,12 @@ from typing import Iterable, Mapping, Sequence, Union
 import numpy as np
 
 from . import scoring
+from ._checks import is_int
 from .autowin import KIND_NAMES, automatic_win_kind, auto_code, holds_kind
 from .cards import to_codes
 from .rows import RowValue, cut_taken, explain_cut, tables_for, _value_of_codes
 from .rules import (ROWS, SCHEME_MANDARIN, SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN, RuleSet,
-                    rules as _rules)
+                    rule_set)
 
 Arrangement = Sequence  # (front, middle, back), each text or card codes
 
@@ -55,8 +56,9 @@ def _seat_codes(arrangements, rules: RuleSet, out_of_play: "set[int] | None" = N
     taken: set[int] = set(out_of_play or ())
     seats = []
     for seat, arrangement in enumerate(arrangements):
-        if isinstance(arrangement, str) or len(arrangement) != 3:
-            raise ValueError(f"seat {seat}: an arrangement is (front, middle, back)")
+        if isinstance(arrangement, str) or not _sized(arrangement) or len(arrangement) != 3:
+            raise ValueError(f"seat {seat}: an arrangement is (front, middle, back), "
+                             f"not {arrangement!r}")
         rows = []
         for name, size, cards in zip(ROWS, (3, 5, 5), arrangement):
             try:
@@ -70,15 +72,22 @@ def _seat_codes(arrangements, rules: RuleSet, out_of_play: "set[int] | None" = N
     return seats
 
 
+def _sized(x) -> bool:
+    return hasattr(x, "__len__") and hasattr(x, "__getitem__")
+
+
 def _declared_codes(declared, n_seats: int, seat_codes, rules: RuleSet) -> np.ndarray:
     auto = np.zeros(n_seats, np.int8)
     if not declared:
         return auto
     if not rules.automatic_wins:
         raise ValueError(f"the {rules.name} rule set has no automatic wins")
+    if not isinstance(declared, Mapping) and (isinstance(declared, str)
+                                              or not hasattr(declared, "__iter__")):
+        raise ValueError(f"declared must be seat numbers or {{seat: name}}, not {declared!r}")
     items = declared.items() if isinstance(declared, Mapping) else ((s, None) for s in declared)
     for seat, name in items:
-        if not (isinstance(seat, (int, np.integer)) and 0 <= seat < n_seats):
+        if not (is_int(seat) and 0 <= seat < n_seats):
             raise ValueError(f"declared seat {seat!r} is not a seat of this deal")
         codes = [c for row in seat_codes[seat] for c in row]
         kind = int(automatic_win_kind(np.array(codes, np.int64)))
@@ -101,7 +110,10 @@ def _declared_codes(declared, n_seats: int, seat_codes, rules: RuleSet) -> np.nd
 
 
 def _prepare(arrangements, rules, cut, declared):
-    rs = _rules(rules)
+    rs = rule_set(rules)
+    if isinstance(arrangements, str) or not hasattr(arrangements, "__iter__"):
+        raise ValueError(f"arrangements must be a sequence of (front, middle, back), one a "
+                         f"seat, not {arrangements!r}")
     arrangements = list(arrangements)
     n = len(arrangements)
     if n not in rs.seats:
@@ -133,7 +145,7 @@ def settle(arrangements: Iterable[Arrangement], rules: "str | RuleSet",
     legal.  ``detail=True`` returns a :class:`Settlement` with the pair-by-pair breakdown.
 
     ``joker``/``bonus`` reject a fouled arrangement (it cannot be played); ``pagat``
-    and ``classic`` score it as their rules say.
+    and ``classic`` score it as their rules say (docs/rules.md#legality).
     """
     rs, vals, fouled, auto = _prepare(arrangements, rules, cut, declared)
     params = rs.scoring_params()

@@ -18,13 +18,14 @@ import numpy as np
 from numba import prange
 
 from . import scoring
+from ._checks import check_int, is_int
 from ._jit import njit
 from .autowin import KIND_DRAGON, KIND_NAMES, auto_code, automatic_win_kind
 from .cards import CardsLike, card_name, deck_codes, format_cards, parse_codes, to_codes
 from .kernels import ordinal3, ordinal5
 from .policy import field_policy, reference_field
 from .rows import _value_of_codes, tables_for
-from .rules import ROWS, SCHEME_SCOOP, RuleSet, rules as _rules
+from .rules import ROWS, SCHEME_SCOOP, RuleSet, rule_set
 from .scoring import AUTO_DRAGON, AUTO_PLAIN
 from .search import cards_of_mask, front_bonus_is_monotone, nondominated_arrangements
 from .settle import _seat_codes
@@ -282,7 +283,7 @@ def _policy_opponents(policy: Policy, hands: np.ndarray, rs: RuleSet, cut, table
 
 def _prepare_hand(cards, rules, cut, players):
     """Validated (rule set, tables, own codes, cut codes, seats) for solve-like calls."""
-    rs = _rules(rules)
+    rs = rule_set(rules)
     tables = tables_for(rs, cut)
     own = to_codes(cards, rs)
     if len(own) != rs.cards_dealt:
@@ -295,7 +296,7 @@ def _prepare_hand(cards, rules, cut, players):
             cut_codes = parse_codes(cut_text, rs, set(parse_codes(format_cards(own), rs)))
         except ValueError as e:
             raise ValueError(f"the cut card {cut_text} and the hand: {e}") from None
-    n_seats = players if players is not None else rs.max_seats
+    n_seats = rs.max_seats if players is None else check_int("players", players)
     if n_seats not in rs.seats:
         raise ValueError(f"the {rs.name} rule set plays with "
                          f"{' or '.join(map(str, rs.seats))} players, not {n_seats}")
@@ -308,6 +309,74 @@ def _unseen_hands(rs, own, cut_codes, n_seats, samples, seed):
     return _sample_hands(unseen, n_seats - 1, rs.cards_dealt, samples, seed)
 
 
+# solve keeps, per sample, the unseen cards three times as int64 (the tiled deck, its
+# shuffle, the opponents' hands), the opponents' row values, row masks and flags, and one
+# int32 score per candidate arrangement (usually a few to a hundred are scored).
+SAMPLE_MEMORY_LIMIT = 4 * 10**9          # bytes: refuse larger requests up front
+_CANDIDATES_ESTIMATE = 100
+
+
+def _check_arguments(rs: RuleSet, n_seats: int, samples, seed, top=0, opponents=None,
+                     policy=None):
+    """``(samples, seed, top, opponents, policy)`` of :func:`solve` and
+    :func:`sample_opponents`, validated: a ``ValueError`` naming the argument otherwise.
+
+    ``opponents`` comes back as lists (its cards are checked later, sample by sample);
+    ``policy`` comes back wrapped so that a bad return value is an error naming it."""
+    samples = check_int("samples", samples)
+    seed = check_int("seed", seed, 0)
+    top = check_int("top", top, 0)
+    if opponents is None:
+        check_int("samples", samples, 1)
+        n_opp = n_seats - 1
+        unseen = rs.deck_size - rs.cards_dealt - int(rs.cut_card)
+        per_sample = (8 * (2 * unseen + n_opp * rs.cards_dealt) + n_opp * (3 * 4 + 3 * 8 + 2)
+                      + 4 * _CANDIDATES_ESTIMATE)
+        if samples * per_sample > SAMPLE_MEMORY_LIMIT:
+            gb = samples * per_sample / 1e9
+            raise ValueError(
+                f"samples={samples} would need about {gb:,.0f} GB of memory ({per_sample} "
+                f"bytes a sample for {rs.name} with {n_seats} players); at most "
+                f"{SAMPLE_MEMORY_LIMIT // per_sample} samples fit in "
+                f"{SAMPLE_MEMORY_LIMIT / 1e9:g} GB")
+    else:
+        arrangement_is = "an arrangement is (front, middle, back), each row text or codes"
+        if isinstance(opponents, str) or not hasattr(opponents, "__iter__"):
+            raise ValueError(f"opponents must be a sequence of samples, each a sequence of "
+                             f"arrangements (front, middle, back), not {opponents!r}")
+        checked = []
+        for s, sample in enumerate(opponents):
+            if isinstance(sample, str) or not hasattr(sample, "__iter__"):
+                raise ValueError(f"opponents: sample {s} must be a sequence of arrangements "
+                                 f"(front, middle, back), one an opponent, not {sample!r}")
+            sample = list(sample)
+            for j, arrangement in enumerate(sample):
+                rows = ([] if isinstance(arrangement, str) or not hasattr(arrangement, "__len__")
+                        else list(arrangement))
+                if len(rows) not in (3, 4) or not all(
+                        isinstance(row, str) or is_int(row) or hasattr(row, "__iter__")
+                        for row in rows[:3]):
+                    raise ValueError(f"opponents: sample {s}: opponent {j}: {arrangement_is}, "
+                                     f"not {arrangement!r}")
+            checked.append(sample)
+        opponents = checked
+    if policy is not None:
+        if not callable(policy):
+            raise ValueError(f"policy must be a function (hand, rules, cut) -> "
+                             f"(front, middle, back), not {policy!r}")
+        given = policy
+
+        def policy(hand, rules, cut):
+            rows = given(hand, rules, cut)
+            try:
+                _seat_codes([rows], rules)
+            except ValueError as e:
+                raise ValueError(f"policy returned {rows!r} for the hand {hand!r}: "
+                                 f"{str(e).removeprefix('seat 0: ')}") from None
+            return rows
+    return samples, seed, top, opponents, policy
+
+
 def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = None,
                      *, samples: int = 1000, seed: int = 0, players: Optional[int] = None):
     """The opponents' settings :func:`solve` plays against with the same arguments and the
@@ -318,8 +387,7 @@ def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int |
     ``solve(cards, rules, cut, ...)`` with those sampling arguments.
     """
     rs, tables, own, cut_codes, n_seats = _prepare_hand(cards, rules, cut, players)
-    if samples < 1:
-        raise ValueError(f"samples must be at least 1, not {samples}")
+    samples, seed, _, _, _ = _check_arguments(rs, n_seats, samples, seed)
     hands = _unseen_hands(rs, own, cut_codes, n_seats, samples, seed)
     _, auto, masks = _set_opponents(hands, tables, rs.scoring_params(),
                                     reference_field(rs, n_seats), n_seats,
@@ -349,8 +417,9 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     ----------
     cards: 17 cards for ``joker``, 16 for ``bonus`` (plus ``cut``), 13 for ``pagat`` and
         ``classic``; text, a hand bitmask or card codes.
-    samples, seed: how many deals of the unseen cards to sample, and the seed; the same
-        arguments give the same answer every time.
+    samples, seed: how many deals of the unseen cards to sample (at most what fits in
+        ``SAMPLE_MEMORY_LIMIT`` bytes: two to three million), and the seed (an ``int`` >= 0);
+        the same arguments give the same answer every time.
     players: seats at the table (``pagat``/``classic``: 2-4; default 4).
     opponents: instead of sampling, the opponents' settings for each sample: a sequence
         of samples, each a sequence of ``(front, middle, back)`` (add a fourth item
@@ -358,7 +427,7 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
         those, with no randomness.
     policy: a function ``(hand_text, rules, cut) -> (front, middle, back)`` setting each
         sampled opponent's hand instead of the default :func:`solver.policy.field_policy`.
-    top: how many alternative arrangements to report.
+    top: how many alternative arrangements to report (0 for none).
 
     How the answer is exact for its samples without scoring 171 million arrangements:
     see :mod:`solver.search`.
@@ -367,8 +436,8 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     if not front_bonus_is_monotone(rs):
         raise ValueError(f"{rs.name}: a stronger Front earns fewer units than a weaker one; "
                          f"the solver's pruning assumes it never does")
-    if samples < 1 and opponents is None:
-        raise ValueError(f"samples must be at least 1, not {samples}")
+    samples, seed, top, opponents, policy = _check_arguments(rs, n_seats, samples, seed, top,
+                                                             opponents, policy)
     n_opp = n_seats - 1
     params = rs.scoring_params()
     codes = np.array(own, np.int64)

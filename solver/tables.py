@@ -14,10 +14,10 @@ How a row is looked up (the kernels in :mod:`solver.kernels` do exactly this):
 Everything hard about a row -- the best replacement of each joker with no card more than
 twice in the row, paired flushes, joker fives, bonus categories -- is settled here, once,
 when the table is built.  A row's **value** is one integer on the single scale of
-RULINGS.md §2: ``category << 20`` plus five 4-bit tie-break digits, highest first, where a
-digit is ``rank + 1`` and 0 means "no card" (so a Front's missing kicker is below any
-card).  The **ordinal** is the value's position among all values the rule set can make
-(dense, 1-based, 0 = no such row) and orders the same way.
+docs/rules.md#the-ladder: ``category << 20`` plus five 4-bit tie-break digits, highest
+first, where a digit is ``rank + 1`` and 0 means "no card" (so a Front's missing kicker is
+below any card).  The **ordinal** is the value's position among all values the rule set
+can make (dense, 1-based, 0 = no such row) and orders the same way.
 """
 from __future__ import annotations
 
@@ -31,13 +31,13 @@ from typing import NamedTuple, Optional
 import numpy as np
 
 from .cards import FIRST_JOKER, N_CODES, code_rank, code_suit
-from .rules import CATEGORY_INDEX as C, RuleSet, rules as _rules
+from .rules import CATEGORY_INDEX as C, RuleSet, rule_set as _rules
 
 RANK_KEYS = (0, 1, 6, 31, 108, 366, 926, 2286, 5733, 12905, 27316, 44676, 94545)
 SPAN5 = 5 * RANK_KEYS[-1] + 1
 SPAN3 = 3 * RANK_KEYS[-1] + 1
 CATEGORY_SHIFT = 20
-MAX_COPIES_OF_A_CARD = 2        # RULINGS §3: no card more than twice in a row
+MAX_COPIES_OF_A_CARD = 2        # docs/rules.md#jokers: no card more than twice in a row
 
 
 class RowTables(NamedTuple):
@@ -139,7 +139,8 @@ def natural_value(ranks: tuple[int, ...], suited: bool, bonus_rank: int) -> int:
 
 
 def best_value(real_ranks: tuple[int, ...], jokers: int, suited: bool, bonus_rank: int) -> int:
-    """Value of a row: the best over every replacement of each joker (RULINGS §3).
+    """Value of a row: the best over every replacement of each joker
+    (docs/rules.md#jokers).
 
     ``real_ranks``: sorted ranks of the real cards; ``suited``: they all share one suit.
     A joker may become any rank of any suit provided no card then appears more than

@@ -1,14 +1,17 @@
 """Naive reference implementation of the Chinese-poker rule sets.
 
-Derived only from the rule documents in /work/shared: RULINGS.md (binding where a seed is
-silent or ambiguous) and the seeds 000 (`joker`), 001 (`pagat`), 003 (`bonus`) and 004
-(`classic`).  It is deliberately slow and plain: it is what the fast library is checked
-against.  Standard library only.
+Derived only from the rules as docs/rules.md states them: the original rule documents
+of `joker`, `bonus`, `pagat` and `classic` (named under docs/rules.md#sources), with the
+choices of docs/rules.md#interpretations where they are silent or ambiguous.  It is
+deliberately slow and plain: it is what the fast library is checked against.  Standard
+library only.
 
 Cards are tuples (rank, suit): rank 2..14 (A = 14), suit one of 's' 'h' 'd' 'c'.
 The joker is the constant JOKER.
 
-Citations in comments: "R§n" = RULINGS.md section n, "S000" = seed 000, etc.
+Citations in comments: "#anchor" = that section of docs/rules.md (e.g. "#jokers"); "the
+joker document" (likewise bonus, pagat, classic) = the original rule document of that rule
+set, named under docs/rules.md#sources.
 """
 
 from collections import Counter
@@ -21,7 +24,7 @@ from itertools import combinations, combinations_with_replacement
 
 CATEGORIES = ("high_card", "pair", "two_pair", "trips", "bonus_trips", "joker_trips", "straight",
               "flush", "paired_flush", "full_house", "bonus_full_house", "quads", "bonus_quads",
-              "straight_flush", "joker_five", "natural_five")   # lowest first, R§2
+              "straight_flush", "joker_five", "natural_five")   # lowest first, #the-ladder
 RULE_SETS = ("joker", "bonus", "pagat", "classic", "classic:eastern", "classic:mandarin")
 
 # category indices, so that code below reads like the rules
@@ -43,15 +46,16 @@ _SUIT_CHARS = {"S": "s", "H": "h", "D": "d", "C": "c",
 AUTOMATIC_WINS = ("dragon", "six_pairs", "three_flushes", "three_straights")
 AUTOMATIC_WIN_VALUE = {"dragon": 13, "six_pairs": 3, "three_flushes": 3, "three_straights": 3}
 
-# Interpretation (not settled by R§7 or S004): when a seat that declared an automatic win
-# meets a seat that fouled, the pair is settled by the automatic win alone (the declared
-# hand is "not compared", so there is no showdown in which the foul could be exposed).
-# The alternative reading would add the 4-point foul penalty on top.
+# Interpretation (not settled by the classic document; #automatic-wins-and-fouls): when a
+# seat that declared an automatic win meets a seat that fouled, the pair is settled by the
+# automatic win alone (the declared hand is "not compared", so there is no showdown in
+# which the foul could be exposed).  The alternative reading would add the 4-point foul
+# penalty on top.
 FOUL_PENALTY_ADDS_TO_AUTOMATIC_WIN = False
 
 
 # ---------------------------------------------------------------------------------------
-# Notation (R§1)
+# Notation (#card-notation)
 # ---------------------------------------------------------------------------------------
 
 def parse_card(token):
@@ -80,7 +84,7 @@ def parse(text):
 
 
 def card_str(card):
-    """Canonical form, R§1: 'As', 'Td', 'Jk'."""
+    """Canonical form, #card-notation: 'As', 'Td', 'Jk'."""
     if card == JOKER:
         return "Jk"
     return _RANK_OUT[card[0]] + card[1]
@@ -91,7 +95,7 @@ def cards_str(cards):
 
 
 # ---------------------------------------------------------------------------------------
-# Rule-set helpers and card-count validation (R§1)
+# Rule-set helpers and card-count validation (#card-notation)
 # ---------------------------------------------------------------------------------------
 
 def _base(rule_set):
@@ -107,8 +111,8 @@ def _base(rule_set):
 
 
 def _cut_rank(rule_set_base, cut_rank):
-    """bonus needs the Bonus rank (R§4). Accept an int 2..14, a rank ('4', 'T') or the cut
-    card itself ('4c'). Other rule sets ignore it."""
+    """bonus needs the Bonus rank (#bonus-cards). Accept an int 2..14, a rank ('4', 'T')
+    or the cut card itself ('4c'). Other rule sets ignore it."""
     if rule_set_base != "bonus":
         return None
     if cut_rank is None:
@@ -125,9 +129,10 @@ def _cut_rank(rule_set_base, cut_rank):
 
 
 def _check_counts(cards, base, cut_rank=None):
-    """R§1: in joker/bonus each spade exists twice, other cards once; jokers (at most 3)
-    only in joker; in pagat/classic no repeats at all. Raises ValueError naming the card.
-    Used for single rows and for whole deals alike (a row is part of a deal)."""
+    """#card-notation: in joker/bonus each spade exists twice, other cards once; jokers
+    (at most 3) only in joker; in pagat/classic no repeats at all. Raises ValueError
+    naming the card.  Used for single rows and for whole deals alike (a row is part of a
+    deal)."""
     counts = Counter(cards)
     for card, n in counts.items():
         if card == JOKER:
@@ -143,7 +148,8 @@ def _check_counts(cards, base, cut_rank=None):
         if n > allowed:
             raise ValueError("too many copies of %s" % card_str(card))
     if base == "bonus" and cut_rank is not None:
-        # the cut card is out of play, so only 4 cards of the Bonus rank remain (S003)
+        # the cut card is out of play, so only 4 cards of the Bonus rank remain (bonus
+        # document)
         if sum(1 for c in cards if c[0] == cut_rank) > 4:
             raise ValueError("more than 4 cards of the Bonus rank %s" % _RANK_OUT[cut_rank])
 
@@ -153,8 +159,8 @@ def _check_counts(cards, base, cut_rank=None):
 # ---------------------------------------------------------------------------------------
 
 def _straight_top(ranks):
-    """Top card of a 5-card straight, or None. A-2-3-4-5 is the lowest, top 5 (R§2).
-    No wrap-around (S000, S001, S003)."""
+    """Top card of a 5-card straight, or None. A-2-3-4-5 is the lowest, top 5
+    (#tie-breaks).  No wrap-around (joker, pagat and bonus documents)."""
     distinct = sorted(set(ranks))
     if len(distinct) != 5:
         return None
@@ -166,11 +172,11 @@ def _straight_top(ranks):
 
 
 def _natural_key(cards, base, cut_rank):
-    """Value tuple of a 3- or 5-card row holding only real cards (R§2 tie-breaks).
+    """Value tuple of a 3- or 5-card row holding only real cards (#tie-breaks).
 
     The tuple is (category index, tie-break ranks ...); Python tuple comparison is the
     row ordering, and a Front's shorter tuple loses when a comparison reaches a kicker it
-    lacks (R§2 last bullets, S000/S001/S003)."""
+    lacks (#tie-breaks, last bullet; joker, pagat and bonus documents)."""
     ranks = sorted((c[0] for c in cards), reverse=True)
     rank_counts = Counter(ranks)
     # groups: (count, rank), biggest group first, then higher rank first
@@ -179,11 +185,13 @@ def _natural_key(cards, base, cut_rank):
     bonus = base == "bonus"
 
     def with_bonus(plain, bonus_cat, rank):
-        # R§4: bonus trips / full house / quads when the trips/quads rank is the Bonus rank
+        # #bonus-cards: bonus trips / full house / quads when the trips/quads rank is the
+        # Bonus rank
         return bonus_cat if (bonus and rank == cut_rank) else plain
 
     if len(cards) == 3:
-        # Front: only trips, pair, high card; no straights or flushes (R§2, every rule set)
+        # Front: only trips, pair, high card; no straights or flushes (#the-ladder, every
+        # rule set)
         if biggest_n == 3:
             return (with_bonus(TRIPS, BONUS_TRIPS, biggest_r), biggest_r)
         if biggest_n == 2:
@@ -206,13 +214,14 @@ def _natural_key(cards, base, cut_rank):
         return (with_bonus(FULL_HOUSE, BONUS_FULL_HOUSE, biggest_r), biggest_r, groups[1][1])
     if is_flush:
         # All five cards share a suit, so a repeated rank is a repeated identical card.
-        # "No card more than twice" (S000, S003) means no rank repeats 3 times here.
+        # "No card more than twice" (joker and bonus documents) means no rank repeats 3
+        # times here.
         assert biggest_n <= 2
         pairs = [r for n, r in groups if n == 2]          # high to low
         singles = [r for n, r in groups if n == 1]        # high to low
         if pairs:
-            # R§2 / S000: two-pair paired flushes beat one-pair ones; then pairs high to
-            # low; then the other cards high to low.
+            # #tie-breaks / joker document: two-pair paired flushes beat one-pair ones;
+            # then pairs high to low; then the other cards high to low.
             return (PAIRED_FLUSH, len(pairs)) + tuple(pairs) + tuple(singles)
         return (FLUSH,) + tuple(ranks)
     if top is not None:
@@ -229,7 +238,7 @@ def _natural_key(cards, base, cut_rank):
 
 
 # ---------------------------------------------------------------------------------------
-# Evaluating a row with jokers (R§3): brute force
+# Evaluating a row with jokers (#jokers): brute force
 # ---------------------------------------------------------------------------------------
 
 def _joker_key(cards):
@@ -238,7 +247,8 @@ def _joker_key(cards):
     if n_jokers == 0:
         return _natural_key(cards, "joker", None)
     if len(cards) == 3 and n_jokers == 3:
-        # R§3 / S000: three jokers in the Front are joker trips (one value), not three Aces
+        # #jokers / joker document: three jokers in the Front are joker trips (one
+        # value), not three Aces
         return (JOKER_TRIPS,)
 
     real_counts = Counter(real)
@@ -247,7 +257,7 @@ def _joker_key(cards):
     for substitutes in combinations_with_replacement(DECK52, n_jokers):
         counts = Counter(real_counts)
         counts.update(substitutes)
-        # R§3: no card may appear more than twice in the row (real cards and jokers)
+        # #jokers: no card may appear more than twice in the row (real cards and jokers)
         if max(counts.values()) > 2:
             continue
         key = _natural_key(real + list(substitutes), "joker", None)
@@ -255,10 +265,12 @@ def _joker_key(cards):
             best = key
 
     if best[0] == NATURAL_FIVE:
-        # R§3 / S000: five of a kind with any joker is a joker five; only the rank counts
+        # #jokers / joker document: five of a kind with any joker is a joker five; only
+        # the rank counts
         return (JOKER_FIVE, best[1])
-    # R§3 / S000: otherwise the category is the same as without jokers.  (Two jokers and a
-    # card in the Front come out as trips of that card's rank by the brute force itself.)
+    # #jokers / joker document: otherwise the category is the same as without jokers.
+    # (Two jokers and a card in the Front come out as trips of that card's rank by the
+    # brute force itself.)
     return best
 
 
@@ -276,7 +288,7 @@ def _row_key_cached(sorted_cards, base, cut_rank):
 
 def row_key(cards, rule_set, cut_rank=None):
     """Value tuple of a 3- or 5-card row; Python ordering of these tuples is the row
-    ordering of R§2-4 (one scale for Front, Middle and Back)."""
+    ordering of #the-ladder and #tie-breaks (one scale for Front, Middle and Back)."""
     base, _scheme = _base(rule_set)
     cut = _cut_rank(base, cut_rank)
     cards = parse(cards)
@@ -295,12 +307,13 @@ def _rows_ok_sizes(front, middle, back):
 
 
 def is_legal(front, middle, back, rule_set, cut_rank=None):
-    """Front < Middle <= Back on the single value scale (S000, S003, R§2).
+    """Front < Middle <= Back on the single value scale (#legality; joker and bonus
+    documents).
 
-    S001 (pagat) words it as "middle must not be weaker than front"; on this scale a
+    The pagat document words it as "middle must not be weaker than front"; on this scale a
     3-card Front never equals a 5-card Middle (the Front's tuple is always shorter within
     one category), so Front < Middle and Front <= Middle agree.  Wrong row sizes: False
-    (S001, S004)."""
+    (pagat and classic documents)."""
     base, _scheme = _base(rule_set)
     cut = _cut_rank(base, cut_rank)
     front, middle, back = parse(front), parse(middle), parse(back)
@@ -314,11 +327,11 @@ def is_legal(front, middle, back, rule_set, cut_rank=None):
 
 
 # ---------------------------------------------------------------------------------------
-# Automatic wins (classic, R§7 / S004)
+# Automatic wins (classic, #automatic-wins)
 # ---------------------------------------------------------------------------------------
 
 def _is_front_straight(cards):
-    """Three consecutive ranks; A-2-3 and Q-K-A allowed, no wrap (R§7)."""
+    """Three consecutive ranks; A-2-3 and Q-K-A allowed, no wrap (#automatic-wins)."""
     ranks = sorted(set(c[0] for c in cards))
     if len(ranks) != 3:
         return False
@@ -351,17 +364,18 @@ def _has_split(cards13, front_ok, five_ok):
 
 def _qualifies(cards13, name):
     if name == "dragon":
-        # one card of each rank A to 2 (R§7); S004 "Ace through King of any suit"
+        # one card of each rank A to 2 (#automatic-wins); classic document: "Ace through
+        # King of any suit"
         return len(set(c[0] for c in cards13)) == 13
     if name == "six_pairs":
-        # Six disjoint pairs of equal rank; quads count as two pairs (S004).
+        # Six disjoint pairs of equal rank; quads count as two pairs (classic document).
         # Interpretation: trips contain one pair (count // 2).
         return sum(n // 2 for n in Counter(c[0] for c in cards13).values()) >= 6
     if name == "three_flushes":
-        # each row one suit; a straight flush counts as a flush (S004)
+        # each row one suit; a straight flush counts as a flush (classic document)
         return _has_split(cards13, _is_one_suit, _is_one_suit)
     if name == "three_straights":
-        # a straight flush counts as a straight (S004)
+        # a straight flush counts as a straight (classic document)
         return _has_split(cards13, _is_front_straight, _is_five_straight)
     raise ValueError("unknown automatic win %r" % (name,))
 
@@ -386,13 +400,13 @@ def automatic_win(cards13):
 # Bonus tables: position (0 Front, 1 Middle, 2 Back) -> {category: units per opponent whose
 # row you beat with it}.  Ties earn nothing.  Never doubled.
 
-# S000 "Bonus Points" table (Middle natural five +12, S000 rulings / R§5).
+# The joker document's "Bonus Points" table (Middle natural five +12, its rulings; #joker).
 JOKER_BONUS = (
-    {TRIPS: 1, JOKER_TRIPS: 5},   # joker trips earn only the +5 (S000)
+    {TRIPS: 1, JOKER_TRIPS: 5},   # joker trips earn only the +5 (joker document)
     {QUADS: 2, STRAIGHT_FLUSH: 2, JOKER_FIVE: 3, NATURAL_FIVE: 12},
     {QUADS: 1, STRAIGHT_FLUSH: 1, JOKER_FIVE: 2, NATURAL_FIVE: 5},
 )
-# R§4 table (restored; S003 lost it).  Not monotone in strength.
+# The #bonus table (restored; the bonus document lost it).  Not monotone in strength.
 BONUS_BONUS = (
     {TRIPS: 1, BONUS_TRIPS: 2},
     {BONUS_TRIPS: 1, BONUS_FULL_HOUSE: 2, QUADS: 2, STRAIGHT_FLUSH: 2, BONUS_QUADS: 5,
@@ -400,16 +414,18 @@ BONUS_BONUS = (
     {BONUS_TRIPS: 1, BONUS_FULL_HOUSE: 1, QUADS: 1, STRAIGHT_FLUSH: 1, BONUS_QUADS: 5,
      NATURAL_FIVE: 5},
 )
-# Home run: 3 more from each scooped player in joker (S000), 2 more in bonus (R§4, S003).
+# Home run: 3 more from each scooped player in joker, 2 more in bonus (#joker, #bonus).
 HOME_RUN_EXTRA = {"joker": 3, "bonus": 2}
 
-# classic:eastern: the bonus points replace the 1 for a row won with that hand (R§7, S004)
+# classic:eastern: the bonus points replace the 1 for a row won with that hand
+# (#eastern-scoring)
 EASTERN_ROW_VALUE = (
     {TRIPS: 3},
     {FULL_HOUSE: 2, QUADS: 8, STRAIGHT_FLUSH: 10},
     {QUADS: 4, STRAIGHT_FLUSH: 5},
 )
-# classic:mandarin: bonus points added (unmultiplied) to a row won with that hand (R§7)
+# classic:mandarin: bonus points added (unmultiplied) to a row won with that hand
+# (#mandarin-scoring)
 MANDARIN_ADDED_BONUS = (
     {},
     {FULL_HOUSE: 2, QUADS: 8, STRAIGHT_FLUSH: 10},
@@ -435,7 +451,7 @@ def settle(arrangements, rule_set, cut_rank=None, declared=None):
         raise ValueError("each arrangement is (front, middle, back)")
     _check_deal(arrs, base, cut)
     if declared and base != "classic":
-        raise ValueError("automatic wins exist only in classic (S000, S003, R§6)")
+        raise ValueError("automatic wins exist only in classic (#automatic-wins)")
     if base in ("joker", "bonus"):
         scores = _settle_scoop(arrs, base, rule_set, cut)
     elif base == "pagat":
@@ -447,11 +463,12 @@ def settle(arrangements, rule_set, cut_rank=None, declared=None):
 
 
 def _settle_scoop(arrs, base, rule_set, cut):
-    """joker (S000, R§5) and bonus (S003, R§4): scoops, home runs, bonus points."""
+    """joker (#joker) and bonus (#bonus): scoops, home runs, bonus points."""
     if len(arrs) != 4:
         raise ValueError("%s is played by exactly 4 players" % base)
     for seat, (f, m, b) in enumerate(arrs):
-        # S000/S003: a fouled arrangement cannot be played, so input must be legal
+        # joker and bonus documents: a fouled arrangement cannot be played, so input must
+        # be legal
         if not is_legal(f, m, b, rule_set, cut):
             raise ValueError("seat %d is not legal; %s has no fouls" % (seat, base))
     keys = [[row_key(row, rule_set, cut) for row in arr] for arr in arrs]
@@ -485,7 +502,7 @@ def _settle_scoop(arrs, base, rule_set, cut):
 
 
 def _settle_pagat(arrs, rule_set):
-    """S001 / R§6: +-1 per row; a foul loses all three rows to each valid hand."""
+    """#pagat: +-1 per row; a foul loses all three rows to each valid hand."""
     n = len(arrs)
     if not 2 <= n <= 4:
         raise ValueError("pagat has 2 to 4 players")
@@ -510,7 +527,7 @@ def _settle_pagat(arrs, rule_set):
 
 
 def _settle_classic(arrs, scheme, rule_set, declared):
-    """R§7 / S004: western (default), eastern, mandarin; foul 4; automatic wins."""
+    """#classic: western (default), eastern, mandarin; foul 4; automatic wins."""
     n = len(arrs)
     if not 2 <= n <= 4:
         raise ValueError("classic has 2 to 4 players")
@@ -523,7 +540,7 @@ def _settle_classic(arrs, scheme, rule_set, declared):
         if len(cards13) != 13 or not _qualifies(cards13, name):
             raise ValueError("seat %d cannot declare %s" % (seat, name))
 
-    # A declared hand is not compared, so its split need not be legal (R§7).
+    # A declared hand is not compared, so its split need not be legal (#automatic-wins).
     fouled = [seat not in declared and not is_legal(*arrs[seat], rule_set) for seat in range(n)]
     playing = [seat not in declared and not fouled[seat] for seat in range(n)]
     keys = [[row_key(row, rule_set) for row in arrs[s]] if playing[s] else None
@@ -535,8 +552,8 @@ def _settle_classic(arrs, scheme, rule_set, declared):
 
     # Mandarin home run: four players, and all three rows won against all three opponents.
     # Interpretation: an opponent who fouled or declared has no rows compared, so nobody
-    # can win all three rows against them, and there is no home run (R§7 "its rows are not
-    # compared").
+    # can win all three rows against them, and there is no home run (#fouls-in-classic:
+    # "its rows are not compared").
     home_run = [False] * n
     if scheme == "mandarin" and n == 4:
         for i in range(n):
@@ -550,7 +567,7 @@ def _settle_classic(arrs, scheme, rule_set, declared):
         added = 0
         for r in won:
             cat = keys[i][r][0]
-            # a row won scores 1, a Front won with trips 3 (R§7)
+            # a row won scores 1, a Front won with trips 3 (#mandarin-scoring)
             row_points += 3 if (r == 0 and cat == TRIPS) else 1
             # bonus hands add, unmultiplied; interpretation: only for a row won with them
             added += MANDARIN_ADDED_BONUS[r].get(cat, 0)
@@ -563,7 +580,8 @@ def _settle_classic(arrs, scheme, rule_set, declared):
     def eastern_points(i, j):
         total = 0
         for r in rows_won(i, j):
-            # the bonus points replace the 1 (R§7: "the winning hand earns only the bonus")
+            # the bonus points replace the 1 (#eastern-scoring; the classic document: "the
+            # winning hand earns only the bonus hand points")
             total += EASTERN_ROW_VALUE[r].get(keys[i][r][0], 1)
         return total
 

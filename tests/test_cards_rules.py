@@ -36,19 +36,19 @@ def test_bad_cards_raise_naming_the_card(text, rule_set, message):
 
 def test_unknown_rule_set_lists_the_valid_names():
     with pytest.raises(ValueError, match="unknown rule set 'poker'.*'joker'.*'pagat'"):
-        solver.rules("poker")
+        solver.rule_set("poker")
 
 
-def test_rule_sets_hold_the_seed_numbers():
-    joker, bonus = solver.rules("joker"), solver.rules("bonus")
+def test_rule_sets_hold_the_documented_numbers():
+    joker, bonus = solver.rule_set("joker"), solver.rule_set("bonus")
     assert (joker.deck_size, joker.cards_dealt, joker.discards) == (68, 17, 4)
     assert (bonus.deck_size, bonus.cards_dealt, bonus.discards) == (65, 16, 3)
-    assert solver.rules("pagat").deck_size == solver.rules("classic").deck_size == 52
+    assert solver.rule_set("pagat").deck_size == solver.rule_set("classic").deck_size == 52
     assert (joker.home_run_units, bonus.home_run_units) == (3, 2)
-    mid = solver.rules("joker").row_bonus[1]
+    mid = solver.rule_set("joker").row_bonus[1]
     assert mid[solver.CATEGORIES.index("natural_five")] == 12    # not the old +7
-    assert solver.rules("classic:mandarin").foul_penalty == 4
-    assert solver.rules("classic").automatic_wins["dragon"] == 13
+    assert solver.rule_set("classic:mandarin").foul_penalty == 4
+    assert solver.rule_set("classic").automatic_wins["dragon"] == 13
     assert len(deck_codes("joker")) == 68 and len(deck_codes("bonus")) == 65
     with pytest.raises(Exception):
         joker.jokers = 2   # immutable

@@ -1,7 +1,8 @@
 """Self-check of the naive reference (tests/naive.py) against every worked example and
-check in the seeds (000 joker, 001 pagat, 003 bonus, 004 classic) and RULINGS.md.
+check of the rules in docs/rules.md (joker, pagat, bonus, classic) and of the original
+rule documents they come from.
 
-Where a seed states a situation abstractly (scoring examples), a concrete deal of real
+Where a document states a situation abstractly (scoring examples), a concrete deal of real
 cards producing exactly that situation is built here; each deal is also checked for card
 counts against the rule set's deck (settle does that) and for legality.
 """
@@ -24,7 +25,7 @@ def cat(cards, rule_set="joker", cut=None):
 
 
 # ---------------------------------------------------------------------------------------
-# Notation (RULINGS §1)
+# Notation (docs/rules.md#card-notation)
 # ---------------------------------------------------------------------------------------
 
 def test_parse_notation():
@@ -66,7 +67,7 @@ def test_category_list_order():
 
 
 # ---------------------------------------------------------------------------------------
-# Plain ladder and tie-breaks (RULINGS §2; seeds 000, 001, 003, 004)
+# Plain ladder and tie-breaks (docs/rules.md#the-ladder, docs/rules.md#tie-breaks)
 # ---------------------------------------------------------------------------------------
 
 def test_ladder_classic_increasing():
@@ -122,7 +123,7 @@ def test_tie_break_details():
 
 
 def test_front_has_no_straights_or_flushes():
-    # RULINGS §2, all rule sets
+    # docs/rules.md#the-ladder, all rule sets
     for rs, cut in (("joker", None), ("bonus", 9), ("pagat", None), ("classic", None)):
         assert cat("2h 3h 4h", rs, cut) == "high_card"
         assert K("Qs Ks As", rs, cut) == (0, 14, 13, 12)
@@ -130,7 +131,8 @@ def test_front_has_no_straights_or_flushes():
 
 
 def test_missing_kicker_is_lowest():
-    # seeds 000/001/003: a comparison reaching a kicker the Front lacks -> 5-card row higher
+    # docs/rules.md#tie-breaks (joker, pagat and bonus documents): a comparison reaching
+    # a kicker the Front lacks -> 5-card row higher
     assert K("Kc 9d 4h", "pagat") < K("Ks 9h 4d 3c 2s", "pagat")
     assert K("9c 9d Kh", "pagat") > K("9h 9s 5d 4c 3s", "pagat")
     assert K("Ac Ad Ah", "classic") < K("Ac Ad Ah 3s 2s", "classic")
@@ -138,10 +140,10 @@ def test_missing_kicker_is_lowest():
 
 
 # ---------------------------------------------------------------------------------------
-# Jokers (RULINGS §3, seed 000)
+# Jokers (docs/rules.md#jokers)
 # ---------------------------------------------------------------------------------------
 
-def test_rulings_section3_checks():
+def test_joker_checks():
     assert cat("5c 7d Jk") == "pair" and K("5c 7d Jk", "joker") == (1, 7, 5)
     assert cat("As Ks Jk Jk Jk") == "straight_flush" and K("As Ks Jk Jk Jk", "joker") == (13, 14)
     assert cat("As 9s Jk Jk Jk") == "quads" and K("As 9s Jk Jk Jk", "joker") == (11, 14, 9)
@@ -150,7 +152,7 @@ def test_rulings_section3_checks():
     assert K("As Ks 9s Jk Jk", "joker") == (8, 2, 14, 13, 9)
 
 
-def test_seed000_automatic_counting_table():
+def test_joker_counting_table():
     J = "joker"
     # 5, 7, Joker -> pair of 7s
     assert K("5c 7d Jk", J) == (1, 7, 5)
@@ -182,7 +184,7 @@ def test_seed000_automatic_counting_table():
     assert K("As 7s 7s 5s Jk", J) > K("8s 8s 6s 6s As", J)
 
 
-def test_seed000_joker_statements():
+def test_joker_statements():
     J = "joker"
     # 9-8-7-6-5 ties Joker + 8-7-6-5; Joker + 9-8-7-6 (as 10) beats 9-8-7-6-5
     assert K("9c 8d 7h 6s 5c", J) == K("Jk 8d 7h 6s 5c", J)
@@ -203,7 +205,7 @@ def test_seed000_joker_statements():
 def test_joker_front_rules():
     J = "joker"
     assert cat("Jk Jk Jk") == "joker_trips" and K("Jk Jk Jk", J) == (N.JOKER_TRIPS,)
-    # two jokers and a card in the Front: trips of that card's rank (RULINGS §3)
+    # two jokers and a card in the Front: trips of that card's rank (docs/rules.md#jokers)
     assert K("Jk Jk 2c", J) == (N.TRIPS, 2)
     assert K("Jk 5d Jk", J) == (N.TRIPS, 5)
     # As As Jk: the joker may not be a third As, but can be another Ace
@@ -225,7 +227,7 @@ def test_no_card_three_times_in_a_row():
     assert cat("As As Ks 7s 2s", "bonus", 9) == "paired_flush"
     assert K("2s 2s 3s 4s 6s", J) > K("Ah Kh Qh Jh 9h", J)          # beats any flush
     assert K("2s 2s 3s 3s 6s", J) > K("As As Ks Qs Js", J)          # two-pair level first
-    # five consecutive spades are a straight flush, not a (paired) flush or straight (S003)
+    # five consecutive spades are a straight flush, not a (paired) flush or straight (bonus document)
     assert cat("9s Ts Js Qs Ks", "bonus", 4) == "straight_flush"
 
 
@@ -245,7 +247,7 @@ def test_three_joker_row_is_fast():
 
 
 # ---------------------------------------------------------------------------------------
-# Bonus cards (RULINGS §4, seed 003)
+# Bonus cards (docs/rules.md#bonus-cards)
 # ---------------------------------------------------------------------------------------
 
 def test_bonus_categories():
@@ -278,10 +280,10 @@ def test_bonus_categories():
 
 
 # ---------------------------------------------------------------------------------------
-# Legal arrangements and fouls (seeds 000, 001, 003)
+# Legal arrangements and fouls (docs/rules.md#legality)
 # ---------------------------------------------------------------------------------------
 
-def test_seed000_legal_examples():
+def test_joker_legal_examples():
     J = "joker"
     # Front A-A-A, Middle A + Joker + Joker + two kickers: legal
     assert N.is_legal("As Ah Ad", "Ac Jk Jk 7d 3h", "Ks Kh Kd Kc 2s", J)
@@ -296,7 +298,7 @@ def test_seed000_legal_examples():
     assert not N.is_legal("Qs Js", "As Kh 9d 5c 3s 2d", "As Kd 9h 5s 3c", J)
 
 
-def test_seed003_legal_examples():
+def test_bonus_legal_examples():
     B = "bonus"
     assert N.is_legal("Ks 9h 4d", "Kh 9d 4c 3s 2h", "Ah Ad 5c 5d 7s", B, 8)
     assert not N.is_legal("9s 9h Kd", "9d 9c 5s 4h 3d", "As Ah Ad 2c 2d", B, 8)
@@ -315,12 +317,12 @@ def test_pagat_and_classic_legality():
 
 
 # ---------------------------------------------------------------------------------------
-# Settlement: joker (seed 000, RULINGS §5)
+# Settlement: joker (docs/rules.md#joker)
 # ---------------------------------------------------------------------------------------
 
 # A: home run; A's Middle four 9s beats B, C, D; B scoops C; B-D and C-D split.
 # All four Backs are equal royal flushes, so no Back ever wins (no other bonus).
-SEED000_DEAL = [
+JOKER_EXAMPLE_DEAL = [
     ("2s 2d Ac", "9s 9h 9d 9c 2h", "As Ks Qs Js Ts"),   # A
     ("2s 2c Kc", "6s 6h 6d 5h 5d", "As Ks Qs Js Ts"),   # B
     ("Qc Jc 4d", "4s 4h 3s 3h 7s", "Ah Kh Qh Jh Th"),   # C
@@ -328,19 +330,19 @@ SEED000_DEAL = [
 ]
 
 
-def test_seed000_scoring_example():
-    for arr in SEED000_DEAL:
+def test_joker_scoring_example():
+    for arr in JOKER_EXAMPLE_DEAL:
         assert N.is_legal(*arr, "joker")
-    assert N.row_category(SEED000_DEAL[0][1], "joker") == "quads"
-    assert N.settle(SEED000_DEAL, "joker") == [18, -5, -7, -6]
+    assert N.row_category(JOKER_EXAMPLE_DEAL[0][1], "joker") == "quads"
+    assert N.settle(JOKER_EXAMPLE_DEAL, "joker") == [18, -5, -7, -6]
 
 
 def test_joker_front_bonuses():
     # Same deal, A's Front made into trips (Jk Jk Ac): +1 from each, on top
-    deal = [list(a) for a in SEED000_DEAL]
+    deal = [list(a) for a in JOKER_EXAMPLE_DEAL]
     deal[0][0] = "Jk Jk Ac"
     assert N.settle(deal, "joker") == [21, -6, -8, -7]
-    # A's Front joker trips: +5 from each, never also +1 (seed 000)
+    # A's Front joker trips: +5 from each, never also +1 (docs/rules.md#joker)
     deal[0][0] = "Jk Jk Jk"
     deal[3][1] = "8s 8h 8d 7h 7d"
     assert N.settle(deal, "joker") == [33, -10, -12, -11]
@@ -360,11 +362,11 @@ def test_joker_ties_count_as_not_losing():
 
 
 # ---------------------------------------------------------------------------------------
-# Settlement: bonus (seed 003, RULINGS §4)
+# Settlement: bonus (docs/rules.md#bonus)
 # ---------------------------------------------------------------------------------------
 
 # Example 1 (cut 4c, Bonus rank 4): A home run, B scoops C, no other scoop, no bonus hand.
-SEED003_EX1 = [
+BONUS_EXAMPLE_1 = [
     ("As As Kd", "Kh Th 8h 6h 3h", "Qs Qh Qd Js Jh"),   # A: pair A, flush, full house
     ("Qc Qs 2h", "5h 6s 7d 8s 9h", "Ac Kc 9c 6c 3c"),   # B
     ("Jc Jd 5c", "3d 4s 5d 6d 7s", "Td 9d 8d 4d 2d"),   # C
@@ -372,7 +374,7 @@ SEED003_EX1 = [
 ]
 # Example 2 (cut 4c): B scoops A only; C's Front trips beat A, B, D; D's Back bonus quads
 # beat A, B, C.
-SEED003_EX2 = [
+BONUS_EXAMPLE_2 = [
     ("Ks Kh 3c", "5s 6h 7d 8s 9d", "Ah Th 9h 8h 5h"),   # A
     ("Ks Kd 3d", "Ac Tc 9c 6c 5c", "Ts Ts Td 9s 9s"),   # B
     ("2h 2d 2c", "7s 7h 7c Ad Qd", "8s 8d 8c Kc Jc"),   # C
@@ -380,22 +382,23 @@ SEED003_EX2 = [
 ]
 
 
-def test_seed003_example1():
-    for arr in SEED003_EX1:
+def test_bonus_example1():
+    for arr in BONUS_EXAMPLE_1:
         assert N.is_legal(*arr, "bonus", 4)
-    assert N.settle(SEED003_EX1, "bonus", "4c") == [9, -2, -4, -3]
+    assert N.settle(BONUS_EXAMPLE_1, "bonus", "4c") == [9, -2, -4, -3]
 
 
-def test_seed003_example2():
-    for arr in SEED003_EX2:
+def test_bonus_example2():
+    for arr in BONUS_EXAMPLE_2:
         assert N.is_legal(*arr, "bonus", 4)
-    assert N.row_category(SEED003_EX2[2][0], "bonus", 4) == "trips"
-    assert N.row_category(SEED003_EX2[3][2], "bonus", 4) == "bonus_quads"
-    assert N.settle(SEED003_EX2, "bonus", 4) == [-7, -5, -2, 14]
+    assert N.row_category(BONUS_EXAMPLE_2[2][0], "bonus", 4) == "trips"
+    assert N.row_category(BONUS_EXAMPLE_2[3][2], "bonus", 4) == "bonus_quads"
+    assert N.settle(BONUS_EXAMPLE_2, "bonus", 4) == [-7, -5, -2, 14]
 
 
 def test_bonus_table_is_not_monotone():
-    # In the Middle, bonus quads earn 5 but a (stronger) straight flush only 2 (RULINGS §4)
+    # In the Middle, bonus quads earn 5 but a (stronger) straight flush only 2
+    # (docs/rules.md#bonus)
     assert N.BONUS_BONUS[1][N.BONUS_QUADS] == 5
     assert N.BONUS_BONUS[1][N.STRAIGHT_FLUSH] == 2
     assert N.BONUS_BONUS[1][N.NATURAL_FIVE] == 10
@@ -403,34 +406,34 @@ def test_bonus_table_is_not_monotone():
 
 
 # ---------------------------------------------------------------------------------------
-# Settlement: pagat (seed 001, RULINGS §6)
+# Settlement: pagat (docs/rules.md#pagat)
 # ---------------------------------------------------------------------------------------
 
-SEED001_A = ("2s 2h Ad", "7c 7d 9s 5h 3d", "Tc Jc Qc Kc Ac")
-SEED001_B = ("3s 3h 4d", "6c 6d 8s 5c 2d", "9c 9d Th Ts As")
+PAGAT_EXAMPLE_A = ("2s 2h Ad", "7c 7d 9s 5h 3d", "Tc Jc Qc Kc Ac")
+PAGAT_EXAMPLE_B = ("3s 3h 4d", "6c 6d 8s 5c 2d", "9c 9d Th Ts As")
 
 
-def test_seed001_worked_deal():
-    assert N.is_legal(*SEED001_A, "pagat") and N.is_legal(*SEED001_B, "pagat")
-    assert N.settle([SEED001_A, SEED001_B], "pagat") == [1, -1]
-    assert N.settle([SEED001_B, SEED001_A], "pagat") == [-1, 1]
+def test_pagat_worked_deal():
+    assert N.is_legal(*PAGAT_EXAMPLE_A, "pagat") and N.is_legal(*PAGAT_EXAMPLE_B, "pagat")
+    assert N.settle([PAGAT_EXAMPLE_A, PAGAT_EXAMPLE_B], "pagat") == [1, -1]
+    assert N.settle([PAGAT_EXAMPLE_B, PAGAT_EXAMPLE_A], "pagat") == [-1, 1]
 
 
 def test_pagat_fouls():
     foul = ("Qs Qh 2c", "Ks Jd 8h 7h 4c", "Js Jh 6h 6s 4s")   # pair Front, high-card Middle
     assert not N.is_legal(*foul, "pagat")
-    assert N.settle([SEED001_A, foul], "pagat") == [3, -3]
-    assert N.settle([foul, SEED001_B], "pagat") == [-3, 3]
+    assert N.settle([PAGAT_EXAMPLE_A, foul], "pagat") == [3, -3]
+    assert N.settle([foul, PAGAT_EXAMPLE_B], "pagat") == [-3, 3]
     foul2 = ("Ah Kh 7s 5s", "8d 8c 3c", "Qd 9h Td 4h 5d Kd")   # wrong sizes (4, 3, 6)
-    assert N.settle([SEED001_A, foul, foul2], "pagat") == [6, -3, -3]
+    assert N.settle([PAGAT_EXAMPLE_A, foul, foul2], "pagat") == [6, -3, -3]
     # no scoop bonus: three wins is +3
     weak = ("3c 4h 6s", "6h 6d 5s 4s 2c", "Kh Kd 9h 9c 3s")
     assert N.is_legal(*weak, "pagat")
-    assert N.settle([SEED001_A, weak], "pagat") == [3, -3]
+    assert N.settle([PAGAT_EXAMPLE_A, weak], "pagat") == [3, -3]
 
 
 # ---------------------------------------------------------------------------------------
-# Settlement: classic (seed 004, RULINGS §7)
+# Settlement: classic (docs/rules.md#classic)
 # ---------------------------------------------------------------------------------------
 
 P0 = ("Ah Kh 7s", "9s 9h 5s 5h 2s", "Ks Qs Js 8s 3s")   # high A-K-7, two pair 9-5, flush K

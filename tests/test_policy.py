@@ -13,7 +13,7 @@ from solver.rows import tables_for
 @pytest.mark.parametrize("rule_set, n_cards, cut", [("joker", 17, None), ("bonus", 16, "9d"),
                                                     ("classic:mandarin", 13, None)])
 def test_policy_settings_are_legal_and_use_the_hand(rng, rule_set, n_cards, cut):
-    rs = solver.rules(rule_set)
+    rs = solver.rule_set(rule_set)
     t = tables_for(rs, cut)
     deck = [c for c in deck_codes(rs) if not cut or c != solver.cards.parse_codes(cut, rs)[0]]
     field = reference_field(rs, 4)
@@ -30,11 +30,11 @@ def test_policy_settings_are_legal_and_use_the_hand(rng, rule_set, n_cards, cut)
 
 @pytest.mark.parametrize("rule_set", ["joker", "classic"])
 def test_policy_beats_strongest_back_first(rule_set):
-    rs = solver.rules(rule_set)
+    rs = solver.rule_set(rule_set)
     mean, stderr = head_to_head(rule_set, 4, reference_field(rs, 4), deals=1500)
     assert mean > 2 * stderr > 0
 
 
 def test_shipped_field_is_what_the_training_script_makes():
-    rs = solver.rules("pagat")
+    rs = solver.rule_set("pagat")
     assert (train("pagat", 2) == np.load(DATA / field_name(rs, 2))).all()

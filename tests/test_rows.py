@@ -1,4 +1,4 @@
-"""Row values against the seeds, RULINGS.md, the slow reference and phevaluator."""
+"""Row values against the rules (docs/rules.md), the slow reference and phevaluator."""
 import itertools
 
 import numpy as np
@@ -11,7 +11,7 @@ from solver.cards import card_name, deck_codes
 RV = solver.row_value
 
 
-# --- seed 000 and RULINGS §3 ---------------------------------------------------------
+# --- joker: docs/rules.md#jokers ------------------------------------------------------
 @pytest.mark.parametrize("row, category, ranks", [
     ("5h 7d Jk", "pair", "75"),
     ("Ah Jk Jk", "trips", "A"),
@@ -29,12 +29,12 @@ RV = solver.row_value
     ("As As Ah Ad Ac", "natural_five", "A"),
     ("Ah Ad Ac Jk Jk", "joker_five", "A"),
 ])
-def test_seed_000_joker_counting(row, category, ranks):
+def test_joker_counting(row, category, ranks):
     v = RV(row, "joker")
     assert (v.category, v.ranks) == (category, ranks)
 
 
-def test_seed_000_orderings():
+def test_joker_orderings():
     assert RV("9h 8d 7c 6s 5h", "joker") == RV("Jk 8d 7c 6s 5h", "joker")
     assert RV("Jk 9d 8c 7s 6h", "joker") > RV("9h 8d 7c 6s 5h", "joker")
     assert RV("2s 2s 2h 2d 2c", "joker") > RV("Ah Ad Ac Jk Jk", "joker")
@@ -48,11 +48,11 @@ def test_seed_000_orderings():
 
 
 @pytest.mark.parametrize("front, middle, back, legal", [
-    ("Ah Ad Ac", "As Jk Jk 3d 2c", "Ks Kh Kd Kc 2s", True),    # seed 000, A-A-A vs A+2Jk
+    ("Ah Ad Ac", "As Jk Jk 3d 2c", "Ks Kh Kd Kc 2s", True),    # docs/rules.md#legality, A-A-A vs A+2Jk
     ("9h 9d Kc", "9s 9c 5d 4h 3s", "Ts Th Td Tc 2s", False),
     ("Kh 9d 4c", "Ks 9c 4d 3h 2s", "Ts Th Td Tc 2h", True),
 ])
-def test_seed_legality_examples(front, middle, back, legal):
+def test_documented_legality_examples(front, middle, back, legal):
     assert solver.is_legal(front, middle, back, "joker") is legal
     assert naive.is_legal(front, middle, back, "joker") is legal
 
@@ -62,7 +62,7 @@ def test_middle_may_equal_back_but_front_must_be_lower():
     assert not solver.is_legal("Ah Ad Ac", "Kh Kd Qc Qh 2d", "Ks Ks Qs Js 9s", "bonus", cut="4c")
 
 
-# --- seed 003 and RULINGS §4 ---------------------------------------------------------
+# --- bonus: docs/rules.md#bonus-cards -------------------------------------------------
 def test_bonus_categories_follow_the_cut_rank():
     assert RV("7h 7d 7c Kh Kd", "bonus", cut="7s").category == "bonus_full_house"
     assert RV("Kh Kd Kc 7h 7d", "bonus", cut="7s").category == "full_house"
@@ -103,8 +103,8 @@ def test_bonus_needs_a_real_cut_card():
         RV("2h 3d 4c", "pagat", cut="4c")
 
 
-# --- seed 001: the worked deal's rows --------------------------------------------------
-def test_seed_001_rows():
+# --- pagat: the worked deal's rows (docs/rules.md#pagat) -------------------------------
+def test_pagat_worked_deal_rows():
     assert RV("Tc Jc Qc Kc Ac", "pagat").category == "straight_flush"
     assert RV("9c 9d Th Ts As", "pagat").category == "two_pair"
     assert RV("3s 3h 4d", "pagat") > RV("2s 2h Ad", "pagat")

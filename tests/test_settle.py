@@ -1,12 +1,14 @@
-"""Settlement: seed examples, invariants on random deals, the slow reference, bad input."""
+"""Settlement: the rules' worked examples (docs/rules.md), invariants on random deals, the
+slow reference, bad input."""
 import numpy as np
 import pytest
 
 import naive
 import solver
 from solver.cards import card_name, deck_codes
-from test_naive_selfcheck import (DRAGON, MANDARIN_4, P0, SEED000_DEAL, SEED001_A, SEED001_B,
-                                  SEED003_EX1, SEED003_EX2, SIX_PAIRS, STRONG, THREE_FLUSHES)
+from test_naive_selfcheck import (BONUS_EXAMPLE_1, BONUS_EXAMPLE_2, DRAGON, JOKER_EXAMPLE_DEAL,
+                                  MANDARIN_4, P0, PAGAT_EXAMPLE_A, PAGAT_EXAMPLE_B, SIX_PAIRS,
+                                  STRONG, THREE_FLUSHES)
 
 RULE_SETS = ["joker", "bonus", "pagat", "classic", "classic:eastern", "classic:mandarin"]
 
@@ -15,16 +17,16 @@ def _cut_of(rule_set):
     return "4c" if rule_set == "bonus" else None
 
 
-def test_seed_000_example():
-    assert solver.settle(SEED000_DEAL, "joker") == [18, -5, -7, -6]
+def test_joker_worked_example():
+    assert solver.settle(JOKER_EXAMPLE_DEAL, "joker") == [18, -5, -7, -6]
 
 
-def test_seed_001_example():
-    assert solver.settle([SEED001_A, SEED001_B], "pagat") == [1, -1]
+def test_pagat_worked_example():
+    assert solver.settle([PAGAT_EXAMPLE_A, PAGAT_EXAMPLE_B], "pagat") == [1, -1]
 
 
-def test_seed_003_examples():
-    for deal, expect in ((SEED003_EX1, [9, -2, -4, -3]), (SEED003_EX2, [-7, -5, -2, 14])):
+def test_bonus_worked_examples():
+    for deal, expect in ((BONUS_EXAMPLE_1, [9, -2, -4, -3]), (BONUS_EXAMPLE_2, [-7, -5, -2, 14])):
         got = None
         for cut in ("4c", "2c", "3c", "7c", "8c"):
             try:
@@ -141,7 +143,7 @@ def test_fouls_in_pagat_and_classic():
 
 # --- random deals against the slow reference ----------------------------------------------
 def _random_deal(rng, rule_set, seats):
-    rs = solver.rules(rule_set)
+    rs = solver.rule_set(rule_set)
     deck = [c for c in deck_codes(rs) if c != (solver.cards.parse_codes("4c", rs)[0]
                                                if rs.cut_card else -1)]
     cards = [int(c) for c in rng.permutation(deck)]
@@ -161,7 +163,7 @@ def _random_deal(rng, rule_set, seats):
 
 @pytest.mark.parametrize("rule_set", RULE_SETS)
 def test_random_deals_match_reference_and_sum_to_zero(rng, rule_set):
-    seat_counts = solver.rules(rule_set).seats
+    seat_counts = solver.rule_set(rule_set).seats
     cut = _cut_of(rule_set)
     for i in range(60):
         seats = seat_counts[i % len(seat_counts)]
@@ -178,14 +180,14 @@ def test_random_deals_match_reference_and_sum_to_zero(rng, rule_set):
 
 
 def test_breakdown_prints_every_pair():
-    text = str(solver.settle(SEED000_DEAL, "joker", detail=True))
+    text = str(solver.settle(JOKER_EXAMPLE_DEAL, "joker", detail=True))
     assert text.count(" v seat ") == 6
     assert "home run by seat 0" in text
 
 
 # --- bad input --------------------------------------------------------------------------
 def test_bad_input_names_the_seat():
-    legal = SEED000_DEAL
+    legal = JOKER_EXAMPLE_DEAL
     fouled = list(legal)
     fouled[2] = (legal[2][1][:8], legal[2][0] + " " + legal[2][1][9:], legal[2][2])
     with pytest.raises(ValueError, match="seat 2"):
@@ -203,7 +205,7 @@ def test_bad_input_names_the_seat():
     with pytest.raises(ValueError, match="unknown automatic win 'royal'"):
         solver.settle([SP, O2], "classic", declared={0: "royal"})
     with pytest.raises(ValueError, match="no automatic wins"):
-        solver.settle([SEED001_A, SEED001_B], "pagat", declared=[0])
+        solver.settle([PAGAT_EXAMPLE_A, PAGAT_EXAMPLE_B], "pagat", declared=[0])
     with pytest.raises(ValueError, match="settles 2 or 3 or 4 seats, not 1"):
         solver.settle([P0], "classic")
 
@@ -213,7 +215,8 @@ def test_a_spade_cut_card_leaves_its_twin_in_play():
             ("2d 3d 4c", "5d 6d 8c 9h Td", "Js Jc Qh Kh Qd"),
             ("2c 3c 4h", "5c 6c 8h 9d Th", "Ts Ks Ah 8s 9s"),
             ("3s 4s 5s", "6s 7s 8s 7h 7d", "Ks Qs Js 2s As")]
-    # One As is cut; the other As is still in play (seed 003: five cards a rank).
+    # One As is cut; the other As is still in play (five cards a rank:
+    # docs/rules.md#bonus-cards).
     assert solver.settle(deal, "bonus", cut="As") == naive.settle(deal, "bonus", 14)
     twice = [deal[0], deal[1], deal[2], ("3s 4s 5s", "6s 7s 8s 7h 7d", "Ks As Js 2s As")]
     with pytest.raises(ValueError, match="duplicate card 'As'.*cut card As is out of play"):

@@ -28,7 +28,7 @@ def _random_legal(rng, cards, rule_set, cut_rank=None, foul_ok=False):
 
 def _opponent_samples(rng, hand, rule_set, n_samples, n_opp, cut=None, foul_rate=0.0):
     """Explicit opponents: random legal settings of random hands from the unseen cards."""
-    rs = solver.rules(rule_set)
+    rs = solver.rule_set(rule_set)
     own = solver.cards.parse_codes(hand + ((" " + cut) if cut else ""), rs)
     canon = set(own)
     unseen = [c for c in deck_codes(rs) if c not in canon]
@@ -48,7 +48,8 @@ def _opponent_samples(rng, hand, rule_set, n_samples, n_opp, cut=None, foul_rate
 # --- exact against every split (13 cards) ---------------------------------------------------
 def _brute_force_best(hand, rule_set, samples):
     """Mean score of every legal split of a 13-card hand against explicit opponents, by a
-    plain reference (naive row keys; the scoring written out from seed 001 / RULINGS §7)."""
+    plain reference (naive row keys; the scoring written out from docs/rules.md#pagat and
+    docs/rules.md#classic)."""
     cards = hand.split()
     key = {}
     for size in (3, 5):
@@ -97,7 +98,7 @@ def _resettle(sol, opponents, rule_set, cut_rank=None):
 
 @pytest.mark.parametrize("rule_set, n_cards, cut", [("joker", 17, None), ("bonus", 16, "4c")])
 def test_big_hands_legal_exact_and_better_than_alternatives(rng, rule_set, n_cards, cut):
-    rs = solver.rules(rule_set)
+    rs = solver.rule_set(rule_set)
     cut_rank = None if cut is None else 4
     exclude = solver.cards.parse_codes(cut, rs) if cut else []
     for _ in range(3):
@@ -215,7 +216,8 @@ def test_bad_opponents():
 # --- the pruning is exact, bonus points included (brute force over a 14-card hand) -------------
 def _numpy_scoop_scores(ours, opp, rules):
     """Scores of many arrangements (A, 3 values) against samples (S, 3 opponents, 3 values)
-    under scoop scoring, written out from seeds 000/003 (scoops, home runs, bonuses)."""
+    under scoop scoring, written out from docs/rules.md#joker and docs/rules.md#bonus
+    (scoops, home runs, bonuses)."""
     table = np.array(rules.row_bonus)                              # (3 rows, categories)
     cat = lambda v: np.asarray(v) >> 20
     rows = np.arange(3)
@@ -244,7 +246,7 @@ def _numpy_scoop_scores(ours, opp, rules):
 def test_pruning_loses_nothing_against_brute_force(rng, rule_set):
     from solver.search import nondominated_arrangements
     from solver.solve import _score_candidates
-    rs = solver.rules(rule_set)
+    rs = solver.rule_set(rule_set)
     for trial in range(4):
         cut = card_name(int(rng.integers(0, 52))) if rs.cut_card else None
         cut_code = solver.cards.parse_codes(cut, rs) if cut else []
@@ -317,8 +319,8 @@ def test_front_bonus_premise_holds_and_is_checked():
     import dataclasses
     from solver.search import front_bonus_is_monotone
     for name in solver.RULE_SET_NAMES:
-        assert front_bonus_is_monotone(solver.rules(name))
-    joker = solver.rules("joker")
+        assert front_bonus_is_monotone(solver.rule_set(name))
+    joker = solver.rule_set("joker")
     table = [list(r) for r in joker.row_bonus]
     table[0][solver.CATEGORIES.index("trips")] = 9          # trips now out-earn joker trips
     odd = dataclasses.replace(joker, name="odd-joker", row_bonus=tuple(map(tuple, table)))

@@ -1,5 +1,7 @@
 """Georgian Joker (``georgian``): a four-player trick-taking game with bidding.
 
+The rules it implements are in docs/georgian.md.
+
 Layers, each looking only down: ``cards`` (deck, notation, bitmasks) -> ``kernels``
 (Numba: trick rules, baseline policy, sampling, playouts) -> ``rules`` (scoring table
 and game schedules as data) -> ``engine`` (one deal, every action validated) ->

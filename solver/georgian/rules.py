@@ -1,7 +1,7 @@
 """Rules of Georgian Joker as data: the scoring table, the deal schedules of the
 ``classic`` and ``nines`` games, and the scoring functions over them.
 
-The scoring table (seed 002 and RULINGS.md section 9), per seat and deal:
+The scoring table (docs/georgian.md#scoring), per seat and deal:
 
 ==========================================  =========================
 bid n >= 1 and took exactly n               50 n + 50
@@ -31,7 +31,7 @@ def _is_int(value: object) -> bool:
 
 @dataclass(frozen=True)
 class Scoring:
-    """The per-deal scoring table (the defaults are the rules of seed 002).
+    """The per-deal scoring table (the defaults are the rules, docs/georgian.md#scoring).
 
     >>> Scoring().score(3, 3, 5), Scoring().score(2, 0, 9)
     (200, -500)
@@ -84,7 +84,7 @@ class Scoring:
 
 
 STANDARD_SCORING = Scoring()
-"""The scoring table of seed 002 (used by both game variants)."""
+"""The scoring table of the rules (docs/georgian.md#scoring; used by both game variants)."""
 
 
 @dataclass(frozen=True)

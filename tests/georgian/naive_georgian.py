@@ -1,7 +1,7 @@
 """Slow, readable reference implementations of the Georgian Joker trick rules, written
-straight from the rule text (seed 002 and RULINGS.md section 9), for comparison with
-the kernels. A play is a tuple ``(card, mode, named)``: ``mode`` is ``None`` for a plain
-card or ``'high'``/``'low'`` for a joker; ``named`` is the suit a leading joker names.
+straight from the rule text (docs/georgian.md), for comparison with the kernels. A play
+is a tuple ``(card, mode, named)``: ``mode`` is ``None`` for a plain card or
+``'high'``/``'low'`` for a joker; ``named`` is the suit a leading joker names.
 """
 
 NO_TRUMP = 4
@@ -78,7 +78,7 @@ def winner(trick, trump):
 
 
 def score(bid, taken, hand_size):
-    """The scoring table of the seed, line by line."""
+    """The scoring table of the rules (docs/georgian.md#scoring), line by line."""
     if bid >= 1 and taken == bid == hand_size:
         return 100 * bid
     if bid >= 1 and taken == bid:

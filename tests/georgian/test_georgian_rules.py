@@ -9,12 +9,12 @@ from . import naive_georgian as naive
 
 def test_made_bid_scores_50_per_trick_plus_50():
     assert deal_score(1, 1, 5) == 100
-    assert deal_score(3, 3, 8) == 200  # the seed's example: 3 -> 200
+    assert deal_score(3, 3, 8) == 200  # the rules' example (docs/georgian.md#scoring)
     assert deal_score(4, 4, 9) == 250
 
 
 def test_bid_every_trick_and_take_them_all_scores_100_per_trick_instead():
-    assert deal_score(5, 5, 5) == 500  # the seed's example
+    assert deal_score(5, 5, 5) == 500  # the rules' example
     assert deal_score(9, 9, 9) == 900
     assert deal_score(2, 2, 2) == 200 != 50 * 2 + 50
     assert deal_score(1, 1, 1) == 100

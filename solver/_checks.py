@@ -1,0 +1,45 @@
+"""Argument checks shared by the public functions: one message style, one place.
+
+Every check raises ``ValueError`` naming the argument and what is wrong with it, so bad
+input never reaches numpy (a cryptic error), ``int()`` (a silent truncation) or a kernel.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+
+
+def is_int(value) -> bool:
+    """A real integer: ``int`` or a numpy integer, but not ``bool`` (nor a float, even 12.0)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def check_int(name: str, value, minimum: Optional[int] = None,
+              maximum: Optional[int] = None) -> int:
+    """``value`` as an ``int``, or a ``ValueError`` naming ``name`` when it is not a real
+    integer (see :func:`is_int`) or lies outside ``minimum..maximum``.
+
+    >>> check_int("samples", 10, 1)
+    10
+    >>> check_int("samples", 2.5, 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: samples must be an integer, not 2.5 (float)
+    >>> check_int("players", True)
+    Traceback (most recent call last):
+    ...
+    ValueError: players must be an integer, not True (bool)
+    >>> check_int("top", -1, 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: top must be at least 0, not -1
+    """
+    if not is_int(value):
+        raise ValueError(f"{name} must be an integer, not {value!r} ({type(value).__name__})")
+    value = int(value)
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, not {value}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be at most {maximum}, not {value}")
+    return value
