@@ -8,6 +8,7 @@ The rules it implements are in docs/rules.md.  Public API (see README.md for a t
 * rows: :func:`row_value`, :func:`is_legal`, :func:`evaluate_rows`
 * settlement: :func:`settle`, :func:`automatic_win`
 * the solver: :func:`solve` (a :class:`Solution`), :func:`sample_opponents`
+* many hands: :func:`solve_many` (in parallel; :mod:`solver.batch`)
 * the opponent model: :func:`quick_set` (its setting of one hand), :class:`TableModel`
 * matches between setters: :mod:`solver.arena` (``python -m solver.arena``)
 """
@@ -21,6 +22,7 @@ from .rows import RowValue, evaluate_rows, is_legal, row_value
 from .rules import CATEGORIES, RULE_SET_NAMES, RuleSet, rule_set
 from .settle import PairResult, Settlement, settle
 from .solve import Alternative, Solution, sample_opponents, solve
+from .batch import solve_many
 
 __all__ = [
     "Alternative",
@@ -44,4 +46,5 @@ __all__ = [
     "sample_opponents",
     "settle",
     "solve",
+    "solve_many",
 ]

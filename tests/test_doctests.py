@@ -6,11 +6,13 @@ import pytest
 import solver
 import solver._checks
 import solver.autowin
+import solver.batch
 import solver.cards
 import solver.rows
 import solver.rules
 
-MODULES = [solver.rules, solver.cards, solver.rows, solver.autowin, solver._checks]
+MODULES = [solver.rules, solver.cards, solver.rows, solver.autowin, solver._checks,
+           solver.batch]
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
