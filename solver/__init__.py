@@ -15,6 +15,7 @@ The rules it implements are in docs/rules.md.  Public API (see README.md for a t
 __version__ = "0.1.0"     # the one place the version is written (pyproject.toml reads it)
 
 from .autowin import AutomaticWin, automatic_win
+from .batch import solve_many
 from .cards import format_cards, parse_cards
 from .model import TableModel
 from .quickset import quick_set
@@ -22,7 +23,6 @@ from .rows import RowValue, evaluate_rows, is_legal, row_value
 from .rules import CATEGORIES, RULE_SET_NAMES, RuleSet, rule_set
 from .settle import PairResult, Settlement, settle
 from .solve import Alternative, Solution, sample_opponents, solve
-from .batch import solve_many
 
 __all__ = [
     "Alternative",

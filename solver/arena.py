@@ -43,7 +43,8 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
-from .cards import card_name, deck_codes, format_cards, parse_codes, to_codes
+from .batch import parallel_map
+from .cards import card_name, deck_codes, format_cards, to_codes
 from .rules import RuleSet, rule_set as _rules
 
 LAYOUTS = ("heads-up", "one-v-rest", "two-v-two")
@@ -354,7 +355,7 @@ def match(a, b, rules: "str | RuleSet", *, players: Optional[int] = None,
     chunk = max(1, min(25, deals // 40 or 1))
     tasks = [(a, b, rs.name, n_seats, layout, int(seed), list(range(i, min(deals, i + chunk))))
              for i in range(0, deals, chunk)]
-    chunks = _parallel_map(_play_chunk, tasks, workers=workers, client=client,
+    chunks = parallel_map(_play_chunk, tasks, workers=workers, client=client,
                           progress=progress, desc=f"{a.name} vs {b.name}")
     results = [r for c in chunks for r in c]
     return _summarise(a, b, rs, n_seats, layout, int(seed), results)
@@ -382,17 +383,6 @@ def exploitability(policy=None, rules: "str | RuleSet" = "classic", players: int
     return match(best, own, rules, players=players, deals=deals, seed=seed,
                  workers=workers, client=client, progress=progress)
 
-
-def _parallel_map(fn, items, *, workers=1, client=None, progress=None, desc=None):
-    # Stand-in until solver.batch lands: serial, or a spawn process pool.
-    if client is not None:
-        raise ValueError("client= needs solver.batch")
-    if workers == 1:
-        return [fn(x) for x in items]
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        return list(pool.map(fn, items))
 
 
 # --- command line -----------------------------------------------------------------------------
