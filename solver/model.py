@@ -50,20 +50,22 @@ DATA = Path(__file__).parent / "data"
 N_CATEGORIES = len(CATEGORIES)
 
 # Per-row record of a row value against one field opponent: the last axis of
-# ModelTables.rows, float32, 32 bytes, so that one lookup touches one cache line (the
-# setter's time goes mostly to these lookups).  WIN, NOT_LOSE, PTS rise with the value;
-# NOT_WIN, LOSE, PTS_LOST fall.
+# ModelTables.rows, float32, 16 bytes, so that the records of every value of a rule set
+# stay in the L2 cache with the row tables (the setter's time goes mostly to these
+# lookups).  What P and Q hold depends on the scheme; every term of the estimate rises
+# with P and falls with Q.
 R_SEP = 0          # the row's part of the estimate that no other row affects: row points
                    # and bonus units won minus paid
 R_ENV = 1          # the running maximum of R_SEP over weaker values (bonus units need not
                    # grow with strength): with it, the estimate becomes an upper bound
-R_WIN = 2          # P(our row beats the opponent's)
-R_NOT_LOSE = 3     # P(ours >= theirs): the row counts toward our scoop
-R_NOT_WIN = 4      # P(ours <= theirs): the row counts toward their scoop
-R_LOSE = 5         # P(ours < theirs)
-R_PTS = 6          # mandarin: the row points we get when we win it (Front trips 3, else 1)
-R_PTS_LOST = 7     # mandarin: E[their row points; they win the row]
-N_RECORD = 8
+R_P = 2            # western, mandarin: P(our row beats the opponent's);
+                   # scoop: P(ours >= theirs), the row counts toward our scoop
+R_Q = 3            # western, mandarin: P(ours < theirs);
+                   # scoop: P(ours <= theirs), the row counts toward their scoop
+N_RECORD = 4
+# Mandarin's row points, in ModelTables.points (other schemes do not read it).
+PTS_WON = 0        # the row points we get when we win the row (Front trips 3, else 1)
+PTS_LOST = 1       # E[their row points; they win the row]
 
 # Layout of ModelTables.params (float64).
 M_SCHEME = 0
@@ -80,8 +82,10 @@ N_PARAMS = 9
 
 class ModelTables(NamedTuple):
     """What the jitted setter needs: ``rows[r, o, R_*]``, the record of row r (0 Front,
-    1 Middle, 2 Back) with ordinal o of one RowTables, and the ``M_*`` scalars."""
+    1 Middle, 2 Back) with ordinal o of one RowTables; ``points[r, o, PTS_*]``
+    (mandarin); the ``M_*`` scalars."""
     rows: np.ndarray     # float32[3, n_ordinals + 1, N_RECORD]
+    points: np.ndarray   # float32[3, n_ordinals + 1, 2] (mandarin; else [3, 1, 2])
     params: np.ndarray   # float64[N_PARAMS]
 
 
@@ -103,12 +107,13 @@ def _two_or_more(p0, p1, p2):
 
 
 @njit(inline="always")
-def _ev(rows, params, of, om, ob, sep):
+def _ev(mt, of, om, ob, sep):
     """Model estimate of our score for rows with ordinals (of, om, ob) against the
     table's opponents, each opponent's rows drawn independently from the field.
 
     ``sep`` is R_SEP for the estimate, or R_ENV for an upper bound (every other term
     rises with each row's strength)."""
+    rows, params = mt.rows, mt.params
     f = rows[0, of]
     m = rows[1, om]
     b = rows[2, ob]
@@ -116,19 +121,20 @@ def _ev(rows, params, of, om, ob, sep):
     s = np.float64(f[sep]) + m[sep] + b[sep]
     scheme = params[M_SCHEME]
     if scheme == SCHEME_WESTERN:
-        wins2 = _two_or_more(np.float64(f[R_WIN]), m[R_WIN], b[R_WIN])
-        losses2 = _two_or_more(np.float64(f[R_LOSE]), m[R_LOSE], b[R_LOSE])
+        wins2 = _two_or_more(np.float64(f[R_P]), m[R_P], b[R_P])
+        losses2 = _two_or_more(np.float64(f[R_Q]), m[R_Q], b[R_Q])
         return k * (s + params[M_MAJORITY] * (wins2 - losses2))
     if scheme == SCHEME_SCOOP:
-        ours = np.float64(f[R_NOT_LOSE]) * m[R_NOT_LOSE] * b[R_NOT_LOSE]
-        theirs = np.float64(f[R_NOT_WIN]) * m[R_NOT_WIN] * b[R_NOT_WIN]
+        ours = np.float64(f[R_P]) * m[R_P] * b[R_P]
+        theirs = np.float64(f[R_Q]) * m[R_Q] * b[R_Q]
         home_run = params[M_HOME_RUN] * k * (ours ** k - theirs * params[M_Q_OTHER_SCOOP])
         return k * (s + params[M_SCOOP] * (ours - theirs)) + home_run
     if scheme == SCHEME_MANDARIN:
-        sweep = np.float64(f[R_WIN]) * m[R_WIN] * b[R_WIN]
-        points = np.float64(f[R_PTS]) + m[R_PTS] + b[R_PTS]
-        l0, l1, l2 = np.float64(f[R_LOSE]), np.float64(m[R_LOSE]), np.float64(b[R_LOSE])
-        swept = f[R_PTS_LOST] * l1 * l2 + m[R_PTS_LOST] * l0 * l2 + b[R_PTS_LOST] * l0 * l1
+        pf, pm, pb = mt.points[0, of], mt.points[1, om], mt.points[2, ob]
+        sweep = np.float64(f[R_P]) * m[R_P] * b[R_P]
+        points = np.float64(pf[PTS_WON]) + pm[PTS_WON] + pb[PTS_WON]
+        l0, l1, l2 = np.float64(f[R_Q]), np.float64(m[R_Q]), np.float64(b[R_Q])
+        swept = pf[PTS_LOST] * l1 * l2 + pm[PTS_LOST] * l0 * l2 + pb[PTS_LOST] * l0 * l1
         shots = params[M_SHOT_EXTRA] * (sweep * points - swept)
         home_run = params[M_HOME_RUN_EXTRA] * (points * sweep ** k
                                                - swept * params[M_Q_OTHER_SWEEP])
@@ -221,7 +227,7 @@ def _best_disjoint(used, masks, order, start, bmax):
 
 @njit
 def _search_back(b, masks5, ords5, order, start, bmax, shift, full, n, by_pos, f_bound,
-                 pos, rows, params, best, best_masks):
+                 pos, mt, best, best_masks):
     """Improve ``best`` (returned) and ``best_masks`` with the arrangements whose Back is
     subset ``b``: Middles strongest first (bucket by bucket), skipping those that even
     with the strongest Front the Back leaves (``f_bound``) cannot beat ``best``, and
@@ -234,7 +240,7 @@ def _search_back(b, masks5, ords5, order, start, bmax, shift, full, n, by_pos, f
         if lo == hi:
             continue
         cap = min(bmax[k], ob)
-        if _ev(rows, params, min(f_bound, cap - 1), cap, ob, R_ENV) <= best:
+        if _ev(mt, min(f_bound, cap - 1), cap, ob, R_ENV) <= best:
             break                     # this bucket and every weaker one
         for p in range(lo, hi):
             i = order[p]
@@ -242,12 +248,12 @@ def _search_back(b, masks5, ords5, order, start, bmax, shift, full, n, by_pos, f
             om = ords5[i]
             if mm & mb or om > ob:
                 continue
-            if _ev(rows, params, min(f_bound, om - 1), om, ob, R_ENV) <= best:
+            if _ev(mt, min(f_bound, om - 1), om, ob, R_ENV) <= best:
                 continue
             of, mf = _best_front(full ^ mb ^ mm, om, n, by_pos, pos)
             if of == 0:
                 continue
-            ev = _ev(rows, params, of, om, ob, R_SEP)
+            ev = _ev(mt, of, om, ob, R_SEP)
             if ev > best:
                 best = ev
                 best_masks[0] = mf
@@ -266,7 +272,6 @@ def table_set(codes, t, mt):
     is skipped when an upper bound of every arrangement it could head (:func:`_ev` with
     R_ENV, the strongest Middle the hand has and the strongest Front the Back leaves) is
     no better than the best found."""
-    rows, params = mt.rows, mt.params
     n = codes.shape[0]
     full = (1 << n) - 1
     n_ord = t.values.shape[0]
@@ -284,19 +289,19 @@ def table_set(codes, t, mt):
         if lo == hi:
             continue
         mid = min(m_star, bmax[k])
-        if _ev(rows, params, min(f_star, mid - 1), mid, bmax[k], R_ENV) <= best:
+        if _ev(mt, min(f_star, mid - 1), mid, bmax[k], R_ENV) <= best:
             break
         for p in range(lo, hi):
             b = order[p]
             ob = ords5[b]
             mid = min(m_star, ob)
-            if _ev(rows, params, min(f_star, mid - 1), mid, ob, R_ENV) <= best:
+            if _ev(mt, min(f_star, mid - 1), mid, ob, R_ENV) <= best:
                 continue
             f_bound = _best_disjoint(masks5[b], masks3, order3, start3, bmax3)
-            if _ev(rows, params, min(f_bound, mid - 1), mid, ob, R_ENV) <= best:
+            if _ev(mt, min(f_bound, mid - 1), mid, ob, R_ENV) <= best:
                 continue
             best = _search_back(b, masks5, ords5, order, start, bmax, shift, full, n,
-                                by_pos, f_bound, pos, rows, params, best, best_masks)
+                                by_pos, f_bound, pos, mt, best, best_masks)
     return best_masks[0], best_masks[1], best_masks[2], best
 
 
@@ -329,6 +334,8 @@ def model_tables(field: Field, rules: "str | RuleSet", t: RowTables, n_seats: in
     values = t.values.astype(np.int64)
     n_ord = len(values)
     rows = np.zeros((3, n_ord, N_RECORD))
+    points = np.zeros((3, n_ord, 2))
+    scoop = rs.scheme == SCHEME_SCOOP
     for r in range(3):
         v = np.asarray(field.values[r], np.int64)
         w = np.asarray(field.weights[r], np.float64)
@@ -345,12 +352,10 @@ def model_tables(field: Field, rules: "str | RuleSet", t: RowTables, n_seats: in
             return c[-1] - c[hi]
 
         rows[r, :, R_SEP] = win * _gain(rs, r, values) - paid_on_loss(_gain(rs, r, v))
-        rows[r, :, R_WIN] = win
-        rows[r, :, R_NOT_LOSE] = win + tie
-        rows[r, :, R_NOT_WIN] = lose + tie
-        rows[r, :, R_LOSE] = lose
-        rows[r, :, R_PTS] = _points(rs, r, values)
-        rows[r, :, R_PTS_LOST] = paid_on_loss(_points(rs, r, v))
+        rows[r, :, R_P] = win + tie if scoop else win
+        rows[r, :, R_Q] = lose + tie if scoop else lose
+        points[r, :, PTS_WON] = _points(rs, r, values)
+        points[r, :, PTS_LOST] = paid_on_loss(_points(rs, r, v))
     rows[:, 0, R_SEP] = -1e9            # ordinal 0 is no row at all
     rows[:, :, R_ENV] = np.maximum.accumulate(rows[:, :, R_SEP], axis=1)
     k = n_seats - 1
@@ -364,10 +369,12 @@ def model_tables(field: Field, rules: "str | RuleSet", t: RowTables, n_seats: in
     params[M_SHOT_EXTRA] = rs.shot_multiplier - 1
     params[M_HOME_RUN_EXTRA] = (rs.home_run_multiplier - rs.shot_multiplier) if n_seats == 4 else 0
     params[M_Q_OTHER_SWEEP] = field.q_sweep ** (k - 1)
-    # float32 records: one cache line a lookup.  Rounding the envelope up keeps it a bound.
-    out = rows.astype(np.float32)
-    out[:, :, R_ENV] = np.nextafter(out[:, :, R_ENV], np.float32(np.inf))
-    return ModelTables(np.ascontiguousarray(out), params)
+    if rs.scheme != SCHEME_MANDARIN:
+        points = points[:, :1]
+    # float32 keeps the records small; rounding is monotone, so the envelope stays >= the
+    # value it bounds.
+    return ModelTables(np.ascontiguousarray(rows, np.float32),
+                       np.ascontiguousarray(points, np.float32), params)
 
 
 def field_from_rows(rows: np.ndarray, weights: "np.ndarray | None" = None, *,

@@ -239,7 +239,8 @@ POLICY_NAMES = ("table", "field", "sbf")
 @functools.lru_cache(maxsize=None)
 def _placeholder_tables() -> ModelTables:
     # set_hand takes model tables whatever the policy; those that do not use them get these.
-    return ModelTables(np.zeros((3, 1, N_RECORD), np.float32), np.zeros(N_PARAMS))
+    return ModelTables(np.zeros((3, 1, N_RECORD), np.float32),
+                       np.zeros((3, 1, 2), np.float32), np.zeros(N_PARAMS))
 
 
 def builtin_policy(policy, rules: RuleSet, n_seats: int, bonus_rank: "int | None"):

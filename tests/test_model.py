@@ -53,7 +53,7 @@ def test_heads_up_estimate_is_the_exact_expectation_over_independent_rows(rng, r
             p = np.prod([weights[r][i] / weights[r].sum() for r, i in enumerate(combo)])
             table = np.array([ours, [vals[r][i] for r, i in enumerate(combo)]], np.int32)
             expected += p * seat_score(table, 0, 0, 2, 0, params)
-        got = _ev(mt.rows, mt.params, *(_ordinal(t, v) for v in ours), R_SEP)
+        got = _ev(mt, *(_ordinal(t, v) for v in ours), R_SEP)
         assert got == pytest.approx(expected, abs=1e-5)
 
 
@@ -66,7 +66,7 @@ def test_upper_bound_is_never_below_the_estimate(models):
         for _ in range(2000):
             o = np.sort(rng.integers(1, n, 3))
             lo = [rng.integers(1, x + 1) for x in o]
-            assert _ev(mt.rows, mt.params, *o, R_ENV) >= _ev(mt.rows, mt.params, *lo, R_SEP) - 1e-9
+            assert _ev(mt, *o, R_ENV) >= _ev(mt, *lo, R_SEP) - 1e-9
 
 
 # --- the search -----------------------------------------------------------------------------
@@ -86,7 +86,7 @@ def _brute_force(codes, t, mt):
             for front in itertools.combinations(left, 3):
                 of = v3[front]
                 if of < om:
-                    best = max(best, _ev(mt.rows, mt.params, of, om, ob, R_SEP))
+                    best = max(best, _ev(mt, of, om, ob, R_SEP))
     return best
 
 
