@@ -7,7 +7,8 @@ The rules it implements are in docs/rules.md.  Public API (see README.md for a t
   :mod:`solver.rules` holds them all)
 * rows: :func:`row_value`, :func:`is_legal`, :func:`evaluate_rows`
 * settlement: :func:`settle`, :func:`automatic_win`
-* the solver: :func:`solve` (a :class:`Solution`), :func:`sample_opponents`
+* the solver: :func:`solve` (a :class:`Solution`), :func:`sample_opponents`,
+  :func:`holdout_seed` (the seed of its held-out deals)
 * many hands: :func:`solve_many` (in parallel; :mod:`solver.batch`)
 * the opponent model: :func:`quick_set` (its setting of one hand), :class:`TableModel`
 * matches between setters: :mod:`solver.arena` (``python -m solver.arena``)
@@ -22,7 +23,7 @@ from .quickset import quick_set
 from .rows import RowValue, evaluate_rows, is_legal, row_value
 from .rules import CATEGORIES, RULE_SET_NAMES, RuleSet, rule_set
 from .settle import PairResult, Settlement, settle
-from .solve import Alternative, Solution, sample_opponents, solve
+from .solve import Alternative, Solution, holdout_seed, sample_opponents, solve
 
 __all__ = [
     "Alternative",
@@ -38,6 +39,7 @@ __all__ = [
     "automatic_win",
     "evaluate_rows",
     "format_cards",
+    "holdout_seed",
     "is_legal",
     "parse_cards",
     "quick_set",

@@ -1,36 +1,284 @@
-"""Command line: ``python -m solver [CARDS] [--rules joker] [--cut 4c] [--samples 1000]``.
+"""Command line: ``python -m solver`` (installed as the console script
+``chinese-poker-solver``).
 
-With no cards it solves a sample ``joker`` hand and prints the answer.
+::
+
+    python -m solver [solve] [CARDS ...] [--rules joker] [--cut 4c] [--players N]
+                     [--samples 1000] [--seed 0] [--holdout N] [--top 5] [--json]
+                     [--batch FILE] [--workers N] [--quiet]
+    python -m solver eval ROW ... [--rules joker] [--cut 4c] [--json]
+    python -m solver settle SEAT ... [--rules joker] [--cut 4c] [--declare SEAT ...] [--json]
+    python -m solver deal [--rules joker] [--seed 0] [--players N] [--json]
+
+``solve`` is the default when the first argument is not a command; with no arguments it
+solves a sample ``joker`` hand.  Bad input prints one line on stderr and exits with 2.
+The text layout is :mod:`solver.display`'s.
 """
+from __future__ import annotations
+
 import argparse
+import dataclasses
+import json
+import os
+import re
+import sys
 import time
 
 import solver
+from . import _jit
+from ._checks import check_int
+from .display import deal_text, row_value_text, settlement_text, sort_row
+from .rules import RULE_SET_NAMES, rule_set
 
-SAMPLE_HAND = "As As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h Jk Kd Qc"
+# A sample hand for each deal size (17: joker, 16: bonus, 13: pagat and classic).
+SAMPLE_HANDS = {17: "As As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h Jk Kd Qc",
+                16: "As As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h Kd Qc",
+                13: "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d"}
+SAMPLE_CUT = "4c"                 # the cut card of the sample bonus hand
+SAMPLE_HAND = SAMPLE_HANDS[17]
+COMMANDS = ("solve", "eval", "settle", "deal")
+_ROW_SEPARATOR = re.compile(r"\s*[/|]\s*")
+
+PROGRESS_NOTE = """\
+progress: the first run compiles the solver's kernels (about 30 s; cached on disk
+afterwards) and says so on stderr; --batch draws a progress bar on a terminal. One
+solve is one compiled call, so it has no progress bar of its own. --quiet, or
+SOLVER_QUIET=1 in the environment, turns both off."""
 
 
-def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m solver",
-                                     description="Best setting of a Chinese Poker hand.")
-    parser.add_argument("cards", nargs="?", default=SAMPLE_HAND,
-                        help=f"the hand (default, for joker: {SAMPLE_HAND!r})")
-    parser.add_argument("--rules", default="joker", help=", ".join(solver.RULE_SET_NAMES))
-    parser.add_argument("--cut", default=None, help="the cut card (bonus)")
-    parser.add_argument("--samples", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--players", type=int, default=None)
-    args = parser.parse_args(argv)
-    start = time.perf_counter()
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr (and exit code 2)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
+    """Shows every default but None and False (those say theirs in the help text)."""
+
+    def _get_help_string(self, action):
+        if action.default is None or action.default is False \
+                or "%(default)" in (action.help or ""):
+            return action.help
+        return super()._get_help_string(action)
+
+
+def _prog() -> str:
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return name if name == "chinese-poker-solver" else "python -m solver"
+
+
+def _parser() -> argparse.ArgumentParser:
+    prog = _prog()
+    parser = _Parser(prog=prog, formatter_class=_Formatter,
+                     description="Best setting of a Chinese Poker hand (rule sets: "
+                                 f"{', '.join(RULE_SET_NAMES)}; rules in docs/rules.md).",
+                     epilog=f"'solve' is the default command: '{prog} CARDS' solves a hand, "
+                            f"'{prog}' alone solves a sample joker hand. "
+                            f"'{prog} COMMAND --help' tells more.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {solver.__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def rules_options(p):
+        p.add_argument("--rules", default="joker",
+                       help=f"rule set: {', '.join(RULE_SET_NAMES)}")
+        p.add_argument("--cut", default=None, help="the cut card (bonus), e.g. 4c")
+        p.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+    s = sub.add_parser("solve", formatter_class=_Formatter, help="the best setting of a hand",
+                       description="The best setting of a hand against sampled opponents, "
+                                   "its EV measured on new deals, and the next best "
+                                   "settings with their differences from it.",
+                       epilog=PROGRESS_NOTE)
+    s.add_argument("cards", nargs="*",
+                   help="the hand, as separate words or one quoted string (default: a sample "
+                        f"hand for the rule set, for joker {SAMPLE_HAND!r})")
+    rules_options(s)
+    s.add_argument("--players", type=int, default=None,
+                   help="seats at the table (default: the rule set's largest, 4)")
+    s.add_argument("--samples", type=int, default=1000,
+                   help="sampled deals that choose the setting")
+    s.add_argument("--seed", type=int, default=0, help="seed of the sampled deals")
+    s.add_argument("--holdout", type=int, default=None,
+                   help="new deals the chosen setting is scored on again for an unbiased EV "
+                        "(default: samples // 4; 0: report the in-sample mean)")
+    s.add_argument("--top", type=int, default=5, help="alternative settings to show")
+    s.add_argument("--batch", metavar="FILE", default=None,
+                   help="solve every hand in FILE, one a line ('#' comments; a line may end "
+                        "with 'cut 4c' for its own cut card), in parallel")
+    s.add_argument("--workers", type=int, default=None,
+                   help="--batch: local processes (default: one per core)")
+    s.add_argument("--quiet", action="store_true",
+                   help="no compile notice, no progress bar")
+
+    e = sub.add_parser("eval", formatter_class=_Formatter, help="the value of one row",
+                       description="The category and value of a 3- or 5-card row "
+                                   "(docs/rules.md#the-ladder).")
+    e.add_argument("row", nargs="+", help="the row's cards, as words or one quoted string")
+    rules_options(e)
+
+    t = sub.add_parser("settle", formatter_class=_Formatter, help="settle one deal",
+                       description="Each seat's units for one deal, and the pair by pair "
+                                   "breakdown (docs/rules.md#scoring).",
+                       epilog=f"example: {prog} settle --rules pagat "
+                              "'2s 2h Ad / 7c 7d 9s 5h 3d / Tc Jc Qc Kc Ac' "
+                              "'3s 3h 4d / 6c 6d 8s 5c 2d / 9c 9d Th Ts As'")
+    t.add_argument("seats", nargs="+", metavar="SEAT",
+                   help="one seat's rows 'FRONT / MIDDLE / BACK' (quoted; '|' works too)")
+    rules_options(t)
+    t.add_argument("--declare", type=int, nargs="+", default=None, metavar="SEAT",
+                   help="seats that declare an automatic win (classic)")
+
+    d = sub.add_parser("deal", formatter_class=_Formatter, help="a random deal to try",
+                       description="A random deal (the first deal of a "
+                                   "'python -m solver.arena' match with this seed).")
+    d.add_argument("--rules", default="joker", help=f"rule set: {', '.join(RULE_SET_NAMES)}")
+    d.add_argument("--seed", type=int, default=0, help="seed of the deal")
+    d.add_argument("--players", type=int, default=None,
+                   help="seats (default: the rule set's largest, 4)")
+    d.add_argument("--json", action="store_true", help="print JSON instead of text")
+    return parser
+
+
+def main(argv=None) -> int:
+    """Run the command line on ``argv`` (default: ``sys.argv[1:]``); the exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] not in COMMANDS + ("-h", "--help", "--version"):
+        argv = ["solve"] + argv
+    parser = _parser()
     try:
-        solution = solver.solve(args.cards, args.rules, args.cut, samples=args.samples,
-                                seed=args.seed, players=args.players)
-    except ValueError as e:
-        parser.error(str(e))
-    print(f"hand: {args.cards}")
+        args = parser.parse_args(argv)
+    except SystemExit as e:                       # --help, --version, a usage error
+        return e.code if isinstance(e.code, int) else 2
+    try:
+        return {"solve": _solve, "eval": _eval, "settle": _settle, "deal": _deal}[
+            args.command](args)
+    except (ValueError, OSError) as err:
+        message = " ".join(str(err).split())
+        print(f"{parser.prog}: error: {message}", file=sys.stderr)
+        return 2
+
+
+def _print_json(data) -> None:
+    print(json.dumps(data, indent=1))
+
+
+# --- solve --------------------------------------------------------------------------------------
+def _solve(args) -> int:
+    rs = rule_set(args.rules)
+    options = dict(samples=args.samples, seed=args.seed, players=args.players,
+                   holdout=args.holdout, top=args.top)
+    if args.batch is not None:
+        if args.cards:
+            raise ValueError("give the cards or --batch FILE, not both")
+        return _solve_batch(args, rs, options)
+    cards = " ".join(args.cards) if args.cards else SAMPLE_HANDS.get(rs.cards_dealt, "")
+    cut = args.cut
+    if not args.cards and rs.cut_card and cut is None:
+        cut = SAMPLE_CUT
+    start = time.perf_counter()
+    with _jit.quiet(args.quiet):
+        solution = solver.solve(cards, rs, cut, **options)
+    if args.json:
+        _print_json(solution.to_dict())
+        return 0
+    print(f"hand: {sort_row(solver.format_cards(cards), group=False)}")
     print(solution)
     print(f"({time.perf_counter() - start:.2f} s)")
+    return 0
+
+
+def _read_batch(path: str, cut) -> list[tuple[str, object, int]]:
+    """(hand, cut card, line number) of each hand in a batch file."""
+    entries = []
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            text = line.split("#", 1)[0].strip()
+            if text:
+                hand, _, own_cut = text.partition(" cut ")
+                entries.append((hand.strip(), own_cut.strip() or cut, number))
+    if not entries:
+        raise ValueError(f"{path}: no hands (give one a line)")
+    return entries
+
+
+def _solve_batch(args, rs, options) -> int:
+    from .batch import _check_hand
+    entries = _read_batch(args.batch, args.cut)
+    for hand, cut, number in entries:
+        try:
+            _check_hand(hand, cut, rs)
+        except ValueError as e:
+            raise ValueError(f"{args.batch} line {number}: {e}") from None
+    hands = [h for h, _, _ in entries]
+    cuts = [c for _, c, _ in entries]
+    if not args.quiet:
+        from .solve import _notice_compiling
+        _notice_compiling()
+    start = time.perf_counter()
+    # The notice is given once, here; worker processes inherit SOLVER_QUIET=1.
+    with _jit.quiet():
+        solutions = solver.solve_many(hands, rs, cuts, workers=args.workers,
+                                      progress=False if args.quiet else None, **options)
+    if args.json:
+        _print_json([s.to_dict() for s in solutions])
+        return 0
+    for (hand, _, number), solution in zip(entries, solutions):
+        print(f"hand (line {number}): {sort_row(solver.format_cards(hand), group=False)}")
+        print(solution)
+        print()
+    print(f"({len(solutions)} hands, {time.perf_counter() - start:.2f} s)")
+    return 0
+
+
+# --- eval, settle, deal ---------------------------------------------------------------------
+def _eval(args) -> int:
+    cards = " ".join(args.row)
+    value = solver.row_value(cards, args.rules, args.cut)
+    text = solver.format_cards(cards)
+    if args.json:
+        _print_json(dict(cards=sort_row(text, value.category), category=value.category,
+                         ranks=value.ranks, value=value.value))
+    else:
+        print(row_value_text(text, value))
+    return 0
+
+
+def _split_seat(seat: int, text: str) -> tuple[str, str, str]:
+    rows = _ROW_SEPARATOR.split(text.strip())
+    if len(rows) != 3:
+        raise ValueError(f"seat {seat}: give three rows 'FRONT / MIDDLE / BACK', not {text!r}")
+    return tuple(solver.format_cards(r) if r else r for r in rows)
+
+
+def _settle(args) -> int:
+    seats = [_split_seat(i, text) for i, text in enumerate(args.seats)]
+    settlement = solver.settle(seats, args.rules, args.cut, declared=args.declare, detail=True)
+    if args.json:
+        _print_json(dataclasses.asdict(settlement))
+        return 0
+    categories = [[solver.row_value(r, args.rules, args.cut).category for r in seat]
+                  for seat in seats]
+    print(settlement_text(settlement, seats, categories, declared=args.declare or ()))
+    return 0
+
+
+def _deal(args) -> int:
+    from .arena import _deal as arena_deal
+    rs = rule_set(args.rules)
+    seed = check_int("seed", args.seed, 0)
+    players = rs.max_seats if args.players is None else args.players
+    if players not in rs.seats:
+        raise ValueError(f"the {rs.name} rule set plays with "
+                         f"{' or '.join(map(str, rs.seats))} players, not {players}")
+    hands, cut = arena_deal(rs, players, seed, 0)
+    if args.json:
+        _print_json(dict(rules=rs.name, seed=seed, cut=cut,
+                         hands=[sort_row(h, group=False) for h in hands]))
+    else:
+        print(deal_text(rs.name, hands, cut, seed, _prog()))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

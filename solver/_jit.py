@@ -1,10 +1,31 @@
-"""The one place for Numba options, so every kernel is compiled the same way.
+"""The one place for Numba options, so every kernel is compiled the same way; and the
+notice printed while kernels compile for the first time.
 
 ``cache=True`` keeps compiled kernels on disk between processes; ``nogil`` lets callers
 run kernels from threads.  Setting ``NUMBA_DISABLE_JIT=1`` runs every kernel as plain
 Python (slow, but it lets coverage and debuggers see inside them).
+
+The first solve on a machine compiles the kernels (about half a minute) and Numba keeps
+them in its on-disk cache (``*.nbi`` index and ``*.nbc`` data files in the package's
+``__pycache__``); later processes load them in about a second.  :func:`compile_notice`
+says so on stderr, once a process, when the kernels about to run are neither compiled in
+this process nor in a fresh on-disk cache.  ``SOLVER_QUIET=1`` in the environment (or
+:func:`quiet`) turns the notice off.
 """
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from typing import Iterable, Iterator
+
 import numba
+
+QUIET_ENV = "SOLVER_QUIET"
+COMPILE_NOTICE = "compiling the solver's kernels (first run only, about 30 s)..."
+
+_noticed = False          # the notice has been printed in this process
+
 
 def njit(*args, **kwargs):
     """``numba.njit`` with the project's defaults (cache, nogil, no fastmath)."""
@@ -13,3 +34,61 @@ def njit(*args, **kwargs):
     if args and callable(args[0]):
         return numba.njit(**options)(args[0])
     return numba.njit(*args, **options)
+
+
+def _is_warm(kernel) -> bool:
+    """Whether calling ``kernel`` will not compile: it is compiled in this process, it is
+    not a Numba dispatcher at all (``NUMBA_DISABLE_JIT=1``), or its on-disk cache index
+    exists and is fresh (same Numba version, same source file stamp)."""
+    if getattr(kernel, "overloads", None) is None:
+        return True                                 # plain Python
+    if kernel.overloads:
+        return True                                 # already compiled in this process
+    cache = getattr(kernel, "_cache", None)
+    index = getattr(cache, "_cache_file", None)
+    if index is None:
+        return False                                # caching unavailable for it
+    try:
+        return bool(index._load_index())            # {} when missing or stale
+    except Exception:                               # an unreadable index: Numba recompiles
+        return False
+
+
+def cold_kernels(kernels: Iterable) -> list[str]:
+    """Names of the ``kernels`` (Numba dispatchers) that the next call would compile."""
+    return [getattr(k, "__name__", repr(k)) for k in kernels if not _is_warm(k)]
+
+
+def notices_enabled() -> bool:
+    """False when ``SOLVER_QUIET`` is set to anything but ``""`` or ``"0"``."""
+    return os.environ.get(QUIET_ENV, "") in ("", "0")
+
+
+def compile_notice(kernels: Iterable, message: str = COMPILE_NOTICE, *, file=None) -> bool:
+    """Print ``message`` on stderr (or ``file``) if any of ``kernels`` is about to be
+    compiled, at most once a process and never with ``SOLVER_QUIET=1``; whether it
+    printed."""
+    global _noticed
+    if _noticed or not notices_enabled() or not cold_kernels(kernels):
+        return False
+    _noticed = True
+    print(message, file=file if file is not None else sys.stderr, flush=True)
+    return True
+
+
+@contextlib.contextmanager
+def quiet(enabled: bool = True) -> Iterator[None]:
+    """Within the block, no compile notice: ``SOLVER_QUIET=1`` is set in the environment
+    (so worker processes started in the block inherit it), then restored."""
+    if not enabled:
+        yield
+        return
+    before = os.environ.get(QUIET_ENV)
+    os.environ[QUIET_ENV] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(QUIET_ENV, None)
+        else:
+            os.environ[QUIET_ENV] = before

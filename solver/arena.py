@@ -72,7 +72,7 @@ class SolveSetter(Setter):
     def set(self, cards, rules, cut, players, seed):
         from .solve import solve
         sol = solve(cards, rules, cut, samples=self.samples, seed=seed, players=players,
-                    policy=self.model, top=0)
+                    policy=self.model, top=0, holdout=0)     # only the setting is used
         rows = (sol.front, sol.middle, sol.back)
         return rows + ("declare",) if sol.declare else rows
 

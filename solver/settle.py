@@ -39,14 +39,8 @@ class Settlement:
     rows: tuple[tuple[str, str, str], ...]     # each seat's rows as "category ranks"
 
     def __str__(self) -> str:
-        lines = []
-        for seat, (rows, score) in enumerate(zip(self.rows, self.scores)):
-            lines.append(f"seat {seat}: {score:+d}   " + " | ".join(rows))
-        for p in self.pairs:
-            outcome = "/".join(p.rows)
-            items = ", ".join(f"{what} {u:+d}" for what, u in p.items) or "nothing"
-            lines.append(f"  seat {p.a} v seat {p.b}: {p.units:+d}  (rows {outcome}; {items})")
-        return "\n".join(lines)
+        from .display import settlement_pairs
+        return "\n".join(settlement_pairs(self))
 
 
 def _seat_codes(arrangements, rules: RuleSet, out_of_play: "set[int] | None" = None

@@ -9,6 +9,8 @@ higher mean against the same opponent settings.
 """
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
@@ -17,11 +19,11 @@ import numpy as np
 
 from . import scoring
 from ._checks import check_int, is_int
-from ._jit import njit
+from ._jit import compile_notice, njit
 from .autowin import KIND_NAMES, auto_code, automatic_win_kind
 from .cards import CardsLike, card_name, deck_codes, format_cards, parse_codes, to_codes
 from .policy import POLICY_NAMES, builtin_policy, set_hands
-from .rows import _value_of_codes, bonus_rank_of, tables_for
+from .rows import RowValue, _value_of_codes, bonus_rank_of, cut_taken, tables_for
 from .rules import ROWS, SCHEME_SCOOP, RuleSet, rule_set
 from .search import front_bonus_is_monotone, nondominated_arrangements
 from .settle import _seat_codes
@@ -31,26 +33,52 @@ Policy = Callable[[str, RuleSet, Optional[str]], Sequence]
 
 @dataclass(frozen=True)
 class Alternative:
-    """Another non-dominated arrangement and its mean score."""
+    """Another non-dominated arrangement: its mean score over the samples (``ev``, like
+    the best's ``ev_in_sample``), and its paired difference from the best arrangement on
+    those same samples (``diff`` <= 0, the mean of its score minus the best's, sample by
+    sample) with that difference's standard error (``diff_stderr``).  A ``diff`` within
+    two ``diff_stderr`` of 0 is no evidence that the best is really better (``tied``)."""
     front: str
     middle: str
     back: str
     ev: float
+    diff: float
+    diff_stderr: float
+    categories: tuple[str, str, str] = ("", "", "")    # each row's category (API name)
+
+    @property
+    def tied(self) -> bool:
+        """Statistically tied with the best: ``-diff <= 2 * diff_stderr``."""
+        return -self.diff <= 2 * self.diff_stderr
 
 
 @dataclass(frozen=True)
 class Solution:
     """The best arrangement found by :func:`solve`, with its statistics.
 
-    Probabilities are over samples (and, per opponent, over that opponent's seat).  A
-    *scoop* is losing no row to that opponent in ``joker``/``bonus`` and winning every row
-    against it elsewhere; ``p_scooped`` likewise from the opponent's side.  ``row_rates``
-    and ``bonus_units`` count only opponents whose rows were compared (not those that
-    fouled or declared an automatic win).  ``alternatives`` are the next best of the
-    non-dominated arrangements (an arrangement another one dominates is never better
-    than that one, so it is not scored).  ``declare``/``ev_declare`` (``classic`` with an
-    automatic win in hand): whether declaring beats playing the best arrangement, and its
-    mean score.
+    ``ev`` is the chosen arrangement's mean score on ``holdout`` deals independent of the
+    ones that chose it, an unbiased estimate of its expected score, and ``stderr`` that
+    mean's standard error.  ``ev_in_sample`` is its mean over the ``samples`` deals that
+    chose it: the best of many noisy means, so *biased upward* whenever arrangements are
+    close (the more candidates and the fewer samples, the more).  With ``holdout`` 0
+    (``solve(..., holdout=0)``, or given ``opponents=``) ``ev`` is that in-sample mean.
+    Units are the seat's net settlement units a deal (docs/rules.md#scoring).
+
+    Probabilities are over the in-sample deals (and, per opponent, over that opponent's
+    seat).  A *scoop* is losing no row to that opponent in ``joker``/``bonus`` and winning
+    every row against it elsewhere (a *shot* in ``classic:mandarin``); ``p_scooped``
+    likewise from the opponent's side.  ``row_rates`` and ``bonus_units`` count only
+    opponents whose rows were compared (not those that fouled or declared an automatic
+    win).  ``alternatives`` are the next best of the non-dominated arrangements (an
+    arrangement another one dominates is never better than that one, so it is not
+    scored), each with its paired difference from the best; ``tied`` lists those within
+    two standard errors of it.  ``declare``/``ev_declare`` (``classic`` with an automatic
+    win in hand): whether declaring beats playing the best arrangement over the samples,
+    and its mean score there.  ``categories``: each row's category (API name); ``cut``:
+    the cut card (``bonus``).
+
+    ``str(solution)`` is the text :mod:`solver.display` lays out; :meth:`to_dict` and
+    :meth:`to_json` give every field as plain Python values.
     """
     rules: str
     front: str
@@ -60,6 +88,9 @@ class Solution:
     ev: float
     stderr: float
     samples: int
+    ev_in_sample: float
+    holdout: int
+    categories: tuple[str, str, str]
     p_scoop: tuple[float, ...]
     p_scooped: tuple[float, ...]
     p_home_run: float
@@ -70,26 +101,58 @@ class Solution:
     automatic_win: Optional[str] = None
     declare: Optional[bool] = None
     ev_declare: Optional[float] = None
+    cut: Optional[str] = None
+
+    @property
+    def tied(self) -> tuple[Alternative, ...]:
+        """The alternatives statistically tied with the best (see :class:`Alternative`)."""
+        return tuple(a for a in self.alternatives if a.tied)
+
+    @property
+    def players(self) -> int:
+        """Seats at the table, the solver's included."""
+        return len(self.p_scoop) + 1
+
+    def to_dict(self) -> dict:
+        """Every field as plain Python values (lists for tuples), ready for ``json``;
+        :meth:`from_dict` rebuilds the Solution.  Each alternative also says whether it
+        is ``tied``."""
+        d = {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        d["alternatives"] = [dict(_plain(dataclasses.asdict(a)), tied=a.tied)
+                             for a in self.alternatives]
+        return d
+
+    def to_json(self, **kwargs) -> str:
+        return json.dumps(self.to_dict(), **kwargs)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Solution":
+        """The Solution :meth:`to_dict` gave ``d`` for."""
+        names = {f.name for f in dataclasses.fields(Alternative)}
+        alternatives = tuple(
+            Alternative(**{k: tuple(v) if isinstance(v, list) else v
+                           for k, v in a.items() if k in names})
+            for a in d["alternatives"])
+        fields = {f.name for f in dataclasses.fields(cls)}
+        kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in d.items()
+                  if k in fields}
+        kwargs["row_rates"] = {row: tuple(r) for row, r in d["row_rates"].items()}
+        return cls(**dict(kwargs, alternatives=alternatives))
 
     def __str__(self) -> str:
-        lines = [f"{self.rules}: best setting over {self.samples} samples "
-                 f"(exact among {self.candidates} non-dominated arrangements)",
-                 f"  front  {self.front}", f"  middle {self.middle}", f"  back   {self.back}"]
-        if self.discards:
-            lines.append(f"  discard {self.discards}")
-        lines.append(f"  EV {self.ev:+.3f} ± {self.stderr:.3f} units")
-        lines.append("  scoop " + " ".join(f"{p:.1%}" for p in self.p_scoop)
-                     + "   scooped " + " ".join(f"{p:.1%}" for p in self.p_scooped)
-                     + f"   home run {self.p_home_run:.1%}")
-        for row, (w, t, l) in self.row_rates.items():
-            lines.append(f"  {row:6s} win {w:.1%} tie {t:.1%} loss {l:.1%}")
-        lines.append(f"  bonus units {self.bonus_units:+.3f}")
-        if self.automatic_win:
-            lines.append(f"  automatic win {self.automatic_win}: declare EV "
-                         f"{self.ev_declare:+.3f} -> {'DECLARE' if self.declare else 'play'}")
-        for i, alt in enumerate(self.alternatives, 1):
-            lines.append(f"  alt {i}: {alt.front} | {alt.middle} | {alt.back}  EV {alt.ev:+.3f}")
-        return "\n".join(lines)
+        from .display import solution_text
+        return solution_text(self)
+
+
+def _plain(x):
+    """``x`` with numpy scalars as Python numbers and tuples as lists (for JSON)."""
+    if isinstance(x, dict):
+        return {str(k): _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    if isinstance(x, np.generic):
+        return x.item()
+    return x
 
 
 # --- kernels ------------------------------------------------------------------------------
@@ -281,6 +344,21 @@ SAMPLE_MEMORY_LIMIT = 4 * 10**9          # bytes: refuse larger requests up fron
 _CANDIDATES_ESTIMATE = 100
 
 
+def _check_memory(name: str, samples: int, rs: RuleSet, n_seats: int) -> None:
+    """A ``ValueError`` naming ``name`` when ``samples`` deals would not fit in memory."""
+    n_opp = n_seats - 1
+    unseen = rs.deck_size - rs.cards_dealt - int(rs.cut_card)
+    per_sample = (8 * (2 * unseen + n_opp * rs.cards_dealt) + n_opp * (3 * 4 + 3 * 8 + 2)
+                  + 4 * _CANDIDATES_ESTIMATE)
+    if samples * per_sample > SAMPLE_MEMORY_LIMIT:
+        gb = samples * per_sample / 1e9
+        raise ValueError(
+            f"{name}={samples} would need about {gb:,.0f} GB of memory ({per_sample} "
+            f"bytes a sample for {rs.name} with {n_seats} players); at most "
+            f"{SAMPLE_MEMORY_LIMIT // per_sample} samples fit in "
+            f"{SAMPLE_MEMORY_LIMIT / 1e9:g} GB")
+
+
 def _check_arguments(rs: RuleSet, n_seats: int, samples, seed, top=0, opponents=None,
                      policy=None):
     """``(samples, seed, top, opponents, policy)`` of :func:`solve` and
@@ -293,17 +371,7 @@ def _check_arguments(rs: RuleSet, n_seats: int, samples, seed, top=0, opponents=
     top = check_int("top", top, 0)
     if opponents is None:
         check_int("samples", samples, 1)
-        n_opp = n_seats - 1
-        unseen = rs.deck_size - rs.cards_dealt - int(rs.cut_card)
-        per_sample = (8 * (2 * unseen + n_opp * rs.cards_dealt) + n_opp * (3 * 4 + 3 * 8 + 2)
-                      + 4 * _CANDIDATES_ESTIMATE)
-        if samples * per_sample > SAMPLE_MEMORY_LIMIT:
-            gb = samples * per_sample / 1e9
-            raise ValueError(
-                f"samples={samples} would need about {gb:,.0f} GB of memory ({per_sample} "
-                f"bytes a sample for {rs.name} with {n_seats} players); at most "
-                f"{SAMPLE_MEMORY_LIMIT // per_sample} samples fit in "
-                f"{SAMPLE_MEMORY_LIMIT / 1e9:g} GB")
+        _check_memory("samples", samples, rs, n_seats)
     else:
         arrangement_is = "an arrangement is (front, middle, back), each row text or codes"
         if isinstance(opponents, str) or not hasattr(opponents, "__iter__"):
@@ -343,6 +411,24 @@ def _check_arguments(rs: RuleSet, n_seats: int, samples, seed, top=0, opponents=
     return samples, seed, top, opponents, policy
 
 
+def _sampled_opponents(rs: RuleSet, tables, own: list[int], cut, cut_codes: list[int],
+                       n_seats: int, samples: int, seed: int, policy):
+    """Row values, fouls and automatic-win codes of the opponents in ``samples`` deals of
+    the unseen cards drawn from ``seed``, each opponent set by ``policy``."""
+    params = rs.scoring_params()
+    hands = _unseen_hands(rs, own, cut_codes, n_seats, samples, seed)
+    opp_fouled = np.zeros(hands.shape[:2], np.bool_)
+    builtin = builtin_policy(policy, rs, n_seats, bonus_rank_of(rs, cut))
+    if builtin is not None:
+        kind, mt, field = builtin
+        opp_vals, opp_auto, _ = set_hands(hands, tables, kind, mt, params, field, n_seats,
+                                          bool(rs.automatic_wins))
+    else:
+        opp_vals = _policy_opponents(policy, hands, rs, cut, tables)
+        opp_auto = np.zeros(hands.shape[:2], np.int8)
+    return opp_vals, opp_fouled, opp_auto
+
+
 def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = None,
                      *, samples: int = 1000, seed: int = 0, players: Optional[int] = None):
     """The opponents' settings :func:`solve` plays against with the same arguments and the
@@ -376,9 +462,9 @@ def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int |
 def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = None, *,
           samples: int = 1000, seed: int = 0, players: Optional[int] = None,
           opponents: Optional[Sequence] = None, policy: Optional[Policy] = None,
-          top: int = 5) -> Solution:
+          top: int = 5, holdout: Optional[int] = None) -> Solution:
     """The legal arrangement of 13 of ``cards`` with the best mean score
-    (docs/rules.md#what-the-solver-optimises).
+    (docs/rules.md#what-the-solver-optimises), and an unbiased estimate of its EV.
 
     Parameters
     ----------
@@ -396,10 +482,21 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
         model, :mod:`solver.model`), a :class:`solver.model.TableModel`, ``"field"`` (the
         previous default, kept to compare with), ``"sbf"`` (strongest Back first) -- all
         jitted -- or any function ``(hand_text, rules, cut) -> (front, middle, back)``.
-    top: how many alternative arrangements to report (0 for none).
+    top: how many alternative arrangements to report (0 for none), each with its mean
+        and its paired difference from the best on the same samples.
+    holdout: after the best arrangement is chosen, how many new deals (independent of the
+        ``samples`` ones: seeded by :func:`holdout_seed`, opponents set by the same
+        ``policy``) to score it on again: ``ev`` is its mean there, an unbiased estimate,
+        while the mean over the samples that chose it (``ev_in_sample``) is biased upward.
+        Default ``max(1, samples // 4)``; 0: no held-out deals (``ev`` is then the
+        in-sample mean).  With ``opponents=`` there is nothing to hold out (0).
 
     How the answer is exact for its samples without scoring 171 million arrangements:
-    see :mod:`solver.search`.
+    see :mod:`solver.search`.  The ``samples`` and ``seed`` alone decide the answer:
+    ``holdout`` only changes the numbers reported for it.
+
+    A notice goes to stderr while the kernels compile the first time (see
+    :func:`solver._jit.compile_notice`; ``SOLVER_QUIET=1`` turns it off).
     """
     rs, tables, own, cut_codes, n_seats = _prepare_hand(cards, rules, cut, players)
     if not front_bonus_is_monotone(rs):
@@ -407,24 +504,19 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
                          f"the solver's pruning assumes it never does")
     samples, seed, top, opponents, policy = _check_arguments(rs, n_seats, samples, seed, top,
                                                              opponents, policy)
+    holdout = _check_holdout(holdout, samples, opponents, rs, n_seats)
     n_opp = n_seats - 1
     params = rs.scoring_params()
     codes = np.array(own, np.int64)
 
+    _notice_compiling(sampled=opponents is None
+                      and builtin_policy(policy, rs, n_seats, None) is not None)
     if opponents is not None:
         opp_vals, opp_fouled, opp_auto = _given_opponents(opponents, rs, tables, own, cut_codes,
                                                           n_opp)
     else:
-        hands = _unseen_hands(rs, own, cut_codes, n_seats, samples, seed)
-        opp_fouled = np.zeros(hands.shape[:2], np.bool_)
-        builtin = builtin_policy(policy, rs, n_seats, bonus_rank_of(rs, cut))
-        if builtin is not None:
-            kind, mt, field = builtin
-            opp_vals, opp_auto, _ = set_hands(hands, tables, kind, mt, params, field, n_seats,
-                                              bool(rs.automatic_wins))
-        else:
-            opp_vals = _policy_opponents(policy, hands, rs, cut, tables)
-            opp_auto = np.zeros(hands.shape[:2], np.int8)
+        opp_vals, opp_fouled, opp_auto = _sampled_opponents(rs, tables, own, cut, cut_codes,
+                                                            n_seats, samples, seed, policy)
 
     masks, ords = nondominated_arrangements(codes, tables, params)
     if len(masks) == 0:
@@ -444,13 +536,14 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     used = int(masks[best, 0] | masks[best, 1] | masks[best, 2])
     discards = format_cards([own[p] for p in range(len(own)) if not used >> p & 1])
     S = scores.shape[1]
-    stderr = float(scores[best].std(ddof=1) / np.sqrt(S)) if S > 1 else 0.0
     rows, scoop, scooped, home_runs, bonus = _describe(cand_vals[best], opp_vals, opp_fouled,
                                                         opp_auto, params)
     compared = rows[0].sum()
     row_rates = {name: tuple(float(x) / compared if compared else 0.0 for x in rows[r])
                  for r, name in enumerate(ROWS)}
-    alternatives = tuple(Alternative(*rows_text(int(i)), float(means[i]))
+    alternatives = tuple(Alternative(*rows_text(int(i)), float(means[i]),
+                                     *_paired_difference(scores[i], scores[best]),
+                                     categories=_categories(cand_vals[i]))
                          for i in order[1:1 + top])
     auto_name, declare, ev_declare = None, None, None
     if rs.automatic_wins and len(own) == 13:
@@ -461,11 +554,80 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
                                          opp_auto, params)
             ev_declare = float(declared.mean())
             declare = ev_declare > float(means[best])
+    if holdout:
+        held = _score_candidates(cand_vals[best:best + 1], 0,
+                                 *_sampled_opponents(rs, tables, own, cut, cut_codes, n_seats,
+                                                     holdout, holdout_seed(seed), policy),
+                                 params)[0]
+    else:
+        held = scores[best]
     return Solution(
         rules=rs.name, front=front, middle=middle, back=back, discards=discards,
-        ev=float(means[best]), stderr=stderr, samples=S,
+        ev=float(held.mean()), stderr=_stderr(held), samples=S,
+        ev_in_sample=float(means[best]), holdout=holdout,
+        categories=_categories(cand_vals[best]),
         p_scoop=tuple(float(x) / S for x in scoop),
         p_scooped=tuple(float(x) / S for x in scooped), p_home_run=home_runs / S,
         row_rates=row_rates, bonus_units=float(bonus) / S, alternatives=alternatives,
         candidates=len(masks), automatic_win=auto_name, declare=declare,
-        ev_declare=ev_declare)
+        ev_declare=ev_declare, cut=_cut_text(rs, cut))
+
+
+def holdout_seed(seed: int) -> int:
+    """The seed of the held-out deals of ``solve(..., seed=seed)``: drawn from
+    ``numpy.random.SeedSequence(seed).spawn``, so independent of the ``seed`` deals.
+    ``sample_opponents(cards, rules, cut, samples=holdout, seed=holdout_seed(seed))``
+    are the opponents the held-out EV is measured against.
+
+    >>> holdout_seed(0) == holdout_seed(0) != holdout_seed(1)
+    True
+    """
+    seed = check_int("seed", seed, 0)
+    child = np.random.SeedSequence(seed).spawn(1)[0]
+    return int(child.generate_state(1, np.uint64)[0])
+
+
+def _check_holdout(holdout, samples: int, opponents, rs: RuleSet, n_seats: int) -> int:
+    """The number of held-out deals: validated, defaulted, 0 with given opponents."""
+    if opponents is not None:
+        if holdout is not None and check_int("holdout", holdout, 0) > 0:
+            raise ValueError(f"holdout={holdout}: with opponents= there is nothing to hold "
+                             f"out (the EV is the mean over exactly those opponents)")
+        return 0
+    if holdout is None:
+        return max(1, samples // 4)
+    holdout = check_int("holdout", holdout, 0)
+    # The in-sample deals' hands are freed before the held-out ones are drawn: the same
+    # limit applies to each.
+    _check_memory("holdout", holdout, rs, n_seats)
+    return holdout
+
+
+def _stderr(scores: np.ndarray) -> float:
+    """The standard error of the mean of ``scores`` (0.0 for a single sample)."""
+    n = len(scores)
+    return float(np.std(scores, ddof=1) / np.sqrt(n)) if n > 1 else 0.0
+
+
+def _paired_difference(scores: np.ndarray, best: np.ndarray) -> tuple[float, float]:
+    """Mean and standard error of ``scores - best``, sample by sample."""
+    diff = scores.astype(np.float64) - best.astype(np.float64)
+    return float(diff.mean()), _stderr(diff)
+
+
+def _categories(values) -> tuple[str, str, str]:
+    return tuple(RowValue(int(v)).category for v in values)
+
+
+def _cut_text(rs: RuleSet, cut) -> Optional[str]:
+    """The cut card as canonical text (None where the rule set has none)."""
+    return card_name(min(cut_taken(rs, cut))) if rs.cut_card else None
+
+
+def _notice_compiling(sampled: bool = True) -> bool:
+    """The compile notice (:func:`solver._jit.compile_notice`) for the kernels a solve
+    runs: ``sampled``, with the opponents set by a built-in policy."""
+    kernels = [nondominated_arrangements, _score_candidates, _describe]
+    if sampled:
+        kernels.append(set_hands)
+    return compile_notice(kernels)

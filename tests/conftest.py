@@ -20,3 +20,7 @@ def rng(request):
 def _stable_seed(name: str) -> int:
     import zlib
     return zlib.crc32(name.encode())
+
+
+# No compile notice on stderr during the tests (tests of the notice turn it back on).
+os.environ.setdefault("SOLVER_QUIET", "1")

@@ -1,5 +1,6 @@
 """The examples in the public docstrings run and print what they say."""
 import doctest
+import importlib
 
 import pytest
 
@@ -8,11 +9,13 @@ import solver._checks
 import solver.autowin
 import solver.batch
 import solver.cards
+import solver.display
 import solver.rows
 import solver.rules
 
 MODULES = [solver.rules, solver.cards, solver.rows, solver.autowin, solver._checks,
-           solver.batch]
+           solver.batch, solver.display,
+           importlib.import_module("solver.solve")]   # solver.solve is the function
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)

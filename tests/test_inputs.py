@@ -40,6 +40,9 @@ def test_check_int_checks_the_range_and_returns_a_python_int():
     (dict(top=None), "top must be an integer, not None"),
     (dict(top=-1), "top must be at least 0, not -1"),
     (dict(top=2.0), "top must be an integer, not 2.0"),
+    (dict(holdout=2.5), "holdout must be an integer, not 2.5"),
+    (dict(holdout=True), "holdout must be an integer, not True"),
+    (dict(holdout=-1), "holdout must be at least 0, not -1"),
 ])
 def test_solve_refuses_bad_numbers(kwargs, message):
     with pytest.raises(ValueError, match=message):
@@ -67,6 +70,11 @@ def test_too_many_samples_are_refused_up_front_with_the_memory_they_need(call):
         call(JOKER_HAND, "joker", samples=10**12)
     with pytest.raises(ValueError, match="samples=100000000 would need about"):
         call(HAND, "pagat", samples=10**8, players=2)
+
+
+def test_too_many_held_out_deals_are_refused_up_front():
+    with pytest.raises(ValueError, match=r"holdout=1000000000000 would need about [\d,]+ GB"):
+        solver.solve(JOKER_HAND, "joker", samples=10, holdout=10**12)
 
 
 def test_the_sample_cap_leaves_room_for_ordinary_use():

@@ -34,3 +34,9 @@ def test_licence_and_metadata(pyproject):
                                    "email": "maintainers@users.noreply.a-seed-e83bcc0e.example"}]
     assert set(project["urls"]) >= {"Homepage", "Documentation", "Issues"}
     assert "Typing :: Typed" in project["classifiers"] and project["keywords"]
+
+
+def test_the_console_script_is_the_command_line(pyproject):
+    assert pyproject["project"]["scripts"] == {"chinese-poker-solver": "solver.__main__:main"}
+    from solver.__main__ import main
+    assert main(["--version"]) == 0

@@ -126,9 +126,11 @@ def test_sampled_opponents_are_what_solve_plays_against():
     sampled = solver.solve(hand, "joker", samples=40, seed=3)
     opponents = solver.sample_opponents(hand, "joker", samples=40, seed=3)
     given = solver.solve(hand, "joker", opponents=opponents)
-    assert (given.front, given.middle, given.back, given.ev) == \
-        (sampled.front, sampled.middle, sampled.back, sampled.ev)
-    assert sampled.ev == pytest.approx(_resettle(sampled, opponents, "joker"))
+    assert (given.front, given.middle, given.back, given.ev, given.alternatives) == \
+        (sampled.front, sampled.middle, sampled.back, sampled.ev_in_sample,
+         sampled.alternatives)
+    assert given.holdout == 0 and given.ev == given.ev_in_sample
+    assert sampled.ev_in_sample == pytest.approx(_resettle(sampled, opponents, "joker"))
     # Every sampled opponent holds its own cards, legally set, none of ours.
     for sample in opponents:
         cards = [c for arr in sample for row in arr for c in row.split()]
@@ -151,9 +153,110 @@ def test_statistics_are_consistent():
     assert len(sol.p_scoop) == len(sol.p_scooped) == 3
     for win, tie, loss in sol.row_rates.values():
         assert win + tie + loss == pytest.approx(1.0)
-    assert all(a.ev <= sol.ev for a in sol.alternatives)
+    assert all(a.ev <= sol.ev_in_sample for a in sol.alternatives)
     assert len(sol.alternatives) <= 5
     assert "front" in str(sol) and "EV" in str(sol)
+
+
+# --- honest numbers: the held-out EV and the paired differences ------------------------------
+HONEST_HAND = "As As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h Jk Kd Qc"
+
+
+def _per_sample(rows, opponents, rule_set="joker"):
+    """Seat 0's units with ``rows`` against each sample of opponents (the slow reference)."""
+    return np.array([naive.settle([rows] + list(s), rule_set)[0] for s in opponents], float)
+
+
+def test_the_held_out_ev_is_the_chosen_setting_rescored_on_new_deals():
+    sol = solver.solve(HONEST_HAND, "joker", samples=40, seed=3)
+    assert sol.holdout == 10 and sol.samples == 40                  # samples // 4
+    held_out = solver.sample_opponents(HONEST_HAND, "joker", samples=10,
+                                       seed=solver.holdout_seed(3))
+    scores = _per_sample((sol.front, sol.middle, sol.back), held_out)
+    assert sol.ev == pytest.approx(scores.mean())
+    assert sol.stderr == pytest.approx(scores.std(ddof=1) / np.sqrt(10))
+    in_sample = solver.sample_opponents(HONEST_HAND, "joker", samples=40, seed=3)
+    assert sol.ev_in_sample == pytest.approx(
+        _per_sample((sol.front, sol.middle, sol.back), in_sample).mean())
+    assert held_out != in_sample[:10]                                # new deals
+
+
+def test_paired_differences_and_their_standard_errors():
+    sol = solver.solve(HONEST_HAND, "joker", samples=40, seed=3, top=4)
+    opponents = solver.sample_opponents(HONEST_HAND, "joker", samples=40, seed=3)
+    best = _per_sample((sol.front, sol.middle, sol.back), opponents)
+    assert len(sol.alternatives) == 4
+    for alt in sol.alternatives:
+        diff = _per_sample((alt.front, alt.middle, alt.back), opponents) - best
+        assert alt.diff == pytest.approx(diff.mean())
+        assert alt.diff == pytest.approx(alt.ev - sol.ev_in_sample)
+        assert alt.diff_stderr == pytest.approx(diff.std(ddof=1) / np.sqrt(40))
+        assert alt.tied == (-alt.diff <= 2 * alt.diff_stderr)
+    assert sol.tied == tuple(a for a in sol.alternatives if a.tied)
+
+
+def test_tied_alternatives_are_named():
+    # Two pair either way round: swapping the 2h and the 6h kickers between Middle and
+    # Back changes no comparison, so the two settings score the same in every sample.
+    sol = solver.solve("As Ad Kh Kd 9d 9c 8h 8c 6h 6s 4d 4c 2h", "classic:mandarin",
+                       samples=200, top=2)
+    assert sol.alternatives[0].diff == 0 and sol.alternatives[0].diff_stderr == 0
+    assert sol.alternatives[0] in sol.tied
+    text = str(sol)
+    assert "statistically tied with alternative" in text.splitlines()[0] or sol.declare
+    assert "tied: alternative" in text
+
+
+def test_the_holdout_changes_the_numbers_reported_not_the_choice():
+    plain = solver.solve(HONEST_HAND, "joker", samples=60, seed=5, holdout=0)
+    assert plain.holdout == 0 and plain.ev == plain.ev_in_sample
+    for holdout in (None, 7, 100):
+        sol = solver.solve(HONEST_HAND, "joker", samples=60, seed=5, holdout=holdout)
+        assert (sol.front, sol.middle, sol.back, sol.ev_in_sample, sol.alternatives,
+                sol.p_scoop, sol.row_rates) == \
+            (plain.front, plain.middle, plain.back, plain.ev_in_sample, plain.alternatives,
+             plain.p_scoop, plain.row_rates)
+        assert sol.holdout == (15 if holdout is None else holdout)
+    assert solver.solve(HONEST_HAND, "joker", samples=60, seed=5, holdout=7) == \
+        solver.solve(HONEST_HAND, "joker", samples=60, seed=5, holdout=7)
+
+
+def test_the_holdout_needs_sampled_opponents():
+    opponents = solver.sample_opponents(HONEST_HAND, "joker", samples=5, seed=1)
+    assert solver.solve(HONEST_HAND, "joker", opponents=opponents, holdout=0).holdout == 0
+    with pytest.raises(ValueError, match="holdout=3: with opponents= there is nothing"):
+        solver.solve(HONEST_HAND, "joker", opponents=opponents, holdout=3)
+
+
+def test_holdout_seed_is_reproducible_and_new():
+    assert solver.holdout_seed(0) == solver.holdout_seed(0) != solver.holdout_seed(1)
+    assert solver.holdout_seed(7) != 7
+    with pytest.raises(ValueError, match="seed must be at least 0"):
+        solver.holdout_seed(-1)
+
+
+def _has_numpy(x) -> bool:
+    if isinstance(x, dict):
+        return any(_has_numpy(v) for v in x.values())
+    if isinstance(x, list):
+        return any(_has_numpy(v) for v in x)
+    assert not isinstance(x, tuple)
+    return isinstance(x, np.generic)
+
+
+@pytest.mark.parametrize("rule_set, hand, cut", [
+    ("joker", HONEST_HAND, None),
+    ("bonus", "Ah Ad Kh Kd Qs Qc Js Th 9h 8c 7d 6s 5h 4d 3c 2s", "9c"),
+    ("classic", "As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h", None),
+])
+def test_a_solution_round_trips_through_json(rule_set, hand, cut):
+    import json
+    sol = solver.solve(hand, rule_set, cut, samples=30, top=3)
+    data = sol.to_dict()
+    assert not _has_numpy(data)
+    assert data["alternatives"][0]["tied"] == sol.alternatives[0].tied
+    assert solver.Solution.from_dict(json.loads(sol.to_json())) == sol
+    assert data["cut"] == cut and data["categories"] == list(sol.categories)
 
 
 def test_same_arguments_same_answer():
@@ -177,7 +280,8 @@ def test_user_policy_is_used():
 
     sol = solver.solve("As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2d", "pagat", samples=5,
                        players=3, policy=policy)
-    assert len(calls) == 10 and sol.samples == 5
+    # Two opponents in each of the 5 sampled deals and of the 1 held-out deal.
+    assert sol.samples == 5 and sol.holdout == 1 and len(calls) == 2 * (5 + 1)
 
 
 @pytest.mark.parametrize("kwargs, message", [

@@ -1,0 +1,200 @@
+"""Text for people: rows in the order a poker player reads them, labelled with their
+hands, and the layout of a :class:`solver.Solution`, a settlement and a row value.
+
+The command line (``python -m solver``) and ``str(Solution)`` both print through here;
+nothing here changes a number, only how it is shown.
+
+>>> sort_row("9s Kh 9d Kd Kc")
+'Kh Kd Kc 9s 9d'
+>>> sort_row("As 2h 3d 4c 5s", "straight")          # the wheel: the ace plays low
+'5s 4c 3d 2h As'
+>>> row_line("back", "9s Kh 9d Kd Kc", "full_house")
+'back    Kh Kd Kc 9s 9d   full house'
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Optional, Sequence
+
+from .cards import FIRST_JOKER, card_name, code_rank, code_suit, parse_codes
+from .rules import ROWS, SCHEME_MANDARIN, SCHEME_SCOOP, rule_set
+
+ROW_WIDTH = 14            # "Kh Kd Kc 9s 9d"
+_STRAIGHTS = ("straight", "straight_flush")
+
+
+# --- rows -----------------------------------------------------------------------------------
+def label(category: str) -> str:
+    """A category's name for people: ``full_house`` -> ``full house``."""
+    return category.replace("_", " ")
+
+
+def sort_row(cards: str, category: Optional[str] = None, group: bool = True) -> str:
+    """Cards (canonical text) in reading order: the most repeated ranks first (pairs and
+    trips together; ``group=False``: ranks only, as for a whole hand), ranks high to low,
+    suits s h d c, jokers last; the ace low in a straight to the five (the wheel), when
+    ``category`` says the row is a straight."""
+    codes = parse_codes(cards, "joker")          # the deck every other deck fits in
+    real = [c for c in codes if c < FIRST_JOKER]
+    counts = Counter(code_rank(c) for c in real)
+    wheel = category in _STRAIGHTS and 12 in counts and any(r <= 3 for r in counts)
+
+    def key(code):
+        if code >= FIRST_JOKER:
+            return (1, 0, 0, 0)
+        rank = code_rank(code)
+        high = -1 if wheel and rank == 12 else rank
+        return (0, -counts[rank] if group else 0, -high, code_suit(code))
+
+    return " ".join(card_name(c) for c in sorted(codes, key=key))
+
+
+def row_line(name: str, cards: str, category: Optional[str] = None, width: int = ROW_WIDTH,
+             extra: str = "") -> str:
+    """``back    Kh Kd Kc 9s 9d   full house``: a row's name, its sorted cards, its hand."""
+    text = f"{name:7s} {sort_row(cards, category):{width}s}"
+    if category:
+        text += f"   {label(category)}"
+    return (text + extra).rstrip()
+
+
+def arrangement_text(rows: Sequence[str], categories: Sequence[str] = ("", "", "")) -> str:
+    """``As As 6h | Jd Td 9c 8c 7h | Ks Kd Qh Qc Jk``: three rows on one line."""
+    return " | ".join(sort_row(r, c or None) for r, c in zip(rows, categories))
+
+
+# --- a solution -------------------------------------------------------------------------------
+def _pct(p: float) -> str:
+    return f"{p:.1%}"
+
+
+def solution_text(sol) -> str:
+    """The layout of ``str(Solution)``: a declaration first when it beats playing, the
+    rows with their hands and win/tie/loss rates, the EV and what its numbers mean, the
+    scoop / home-run odds where the rule set has them, and the alternatives with their
+    paired differences from the best."""
+    rs = rule_set(sol.rules)
+    others = sol.players - 1
+    lines = []
+    title = f"{sol.rules}" + (f" (cut {sol.cut})" if sol.cut else "") + f", {sol.players} players"
+    tied = [i for i, a in enumerate(sol.alternatives, 1) if a.tied]
+    tied_text = (f"alternative{'s' if len(tied) > 1 else ''} {', '.join(map(str, tied))}"
+                 if tied else "")
+    if sol.declare:
+        lines.append(f"{title}: DECLARE the automatic win ({label(sol.automatic_win)})")
+        lines.append(f"  declaring: {sol.ev_declare:+.3f} units a deal over the {sol.samples} "
+                     f"sampled deals; the best setting played: {sol.ev_in_sample:+.3f}")
+        lines.append("if you play the hand instead, the best setting is")
+    else:
+        lines.append(f"{title}: the best setting"
+                     + (f", statistically tied with {tied_text}" if tied else ""))
+    width = max(len(r) for r in (sol.front, sol.middle, sol.back))
+    for name, cards, category in zip(ROWS, (sol.front, sol.middle, sol.back), sol.categories):
+        w, t, l = sol.row_rates[name]
+        lines.append(f"  {name:7s} {sort_row(cards, category):{width}s}   "
+                     f"{label(category):16s}win {_pct(w):>6s}  tie {_pct(t):>6s}  "
+                     f"loss {_pct(l):>6s}")
+    if sol.discards:
+        lines.append("  " + row_line("discard", sol.discards, None, width))
+    lines.append(f"  (exact among {sol.candidates} non-dominated arrangements; win/tie/loss: "
+                 f"each row against one opponent's)")
+
+    lines.append(f"EV {sol.ev:+.3f} ± {sol.stderr:.3f} units a deal")
+    lines.append(f"  units: your net score in one deal, from the {others} other "
+                 f"player{'s' if others != 1 else ''} together (docs/rules.md#scoring)")
+    if sol.holdout:
+        lines.append(f"  ±: one standard error; measured on {sol.holdout} new deals, not the "
+                     f"{sol.samples} that chose the setting")
+        lines.append(f"  (on those {sol.samples} it averaged {sol.ev_in_sample:+.3f}: the best "
+                     f"of many noisy means, biased upward)")
+    else:
+        lines.append(f"  ±: one standard error over the {sol.samples} deals that chose the "
+                     f"setting")
+        lines.append("  (an in-sample mean, biased upward: no new deals held out)")
+    if sol.automatic_win and not sol.declare:
+        lines.append(f"automatic win ({label(sol.automatic_win)}): declaring averages "
+                     f"{sol.ev_declare:+.3f}, less than playing ({sol.ev_in_sample:+.3f} "
+                     f"in-sample): play")
+
+    opp = " ".join(_pct(p) for p in sol.p_scoop)
+    against = " ".join(_pct(p) for p in sol.p_scooped)
+    if rs.scheme == SCHEME_SCOOP:
+        lines.append(f"scoop {opp}   scooped {against}   home run {_pct(sol.p_home_run)}"
+                     f"   (scoops: each opponent)")
+    elif rs.scheme == SCHEME_MANDARIN:
+        text = f"shot {opp}   shot against you {against}"
+        if sol.players == 4:
+            text += f"   home run {_pct(sol.p_home_run)}"
+        lines.append(text + "   (shots: each opponent)")
+    if any(any(row) for row in rs.row_bonus):
+        lines.append(f"bonus units {sol.bonus_units:+.3f} a deal (bonus hands won minus paid)")
+
+    if sol.alternatives:
+        lines.append(f"next best, against the best on the same {sol.samples} deals "
+                     f"(difference ± standard error):")
+        texts = [arrangement_text((a.front, a.middle, a.back), a.categories)
+                 for a in sol.alternatives]
+        w = max(len(t) for t in texts)
+        for i, (a, text) in enumerate(zip(sol.alternatives, texts), 1):
+            lines.append(f"  {i}. {text:{w}s}   EV {a.ev:+.3f}   {a.diff:+.3f} ± "
+                         f"{a.diff_stderr:.3f}" + ("   tied" if a.tied else ""))
+        if tied:
+            lines.append(f"  tied: {tied_text} within 2 standard errors of the best "
+                         f"(no telling them apart)")
+        else:
+            lines.append("  the best is ahead of each by more than 2 standard errors")
+    return "\n".join(lines)
+
+
+# --- a row value, a settlement, a deal --------------------------------------------------------
+def row_value_text(cards: str, value) -> str:
+    """``Kh Kd Kc 9s 9d   full house   ranks K 9   value 10256384``: ``eval``'s output
+    (the ranks that break ties, in order; the value that orders rows, docs/rules.md)."""
+    ranks = f"   ranks {' '.join(value.ranks)}" if value.ranks else ""
+    return (f"{sort_row(cards, value.category)}   {label(value.category)}{ranks}   "
+            f"value {value.value}")
+
+
+def settlement_pairs(settlement) -> list[str]:
+    """The seat totals and pair-by-pair lines of ``str(Settlement)``."""
+    lines = []
+    for seat, (rows, score) in enumerate(zip(settlement.rows, settlement.scores)):
+        lines.append(f"seat {seat}: {score:+d}   " + " | ".join(rows))
+    for p in settlement.pairs:
+        outcome = "/".join(p.rows)
+        items = ", ".join(f"{what} {u:+d}" for what, u in p.items) or "nothing"
+        lines.append(f"  seat {p.a} v seat {p.b}: {p.units:+d}  (rows {outcome}; {items})")
+    return lines
+
+
+def settlement_text(settlement, arrangements: Sequence[Sequence[str]],
+                    categories: Sequence[Sequence[str]], declared=()) -> str:
+    """Each seat's units and its rows (sorted, labelled), then the pair by pair breakdown."""
+    lines = []
+    width = max(len(r) for seat in arrangements for r in seat)
+    for seat, (rows, cats, score) in enumerate(zip(arrangements, categories,
+                                                   settlement.scores)):
+        note = "   (declares an automatic win)" if seat in declared else ""
+        fouled = any(r.startswith("FOULED") for r in settlement.rows[seat])
+        note += "   (fouled)" if fouled else ""
+        lines.append(f"seat {seat}: {score:+d} units{note}")
+        for name, cards, cat in zip(ROWS, rows, cats):
+            lines.append("  " + row_line(name, cards, cat, width))
+    lines.append("pair by pair (units to the first seat):")
+    lines += [line for line in settlement_pairs(settlement) if line.startswith("  ")]
+    return "\n".join(lines)
+
+
+def deal_text(rules: str, hands: Sequence[str], cut: Optional[str], seed: int,
+              prog: str = "python -m solver") -> str:
+    """A random deal: each seat's hand, sorted, and the command that solves seat 0's."""
+    rs = rule_set(rules)
+    lines = [f"{rs.name} deal, seed {seed}: {len(hands)} players, {rs.cards_dealt} cards each"
+             + (f", cut card {cut}" if cut else "")]
+    for seat, hand in enumerate(hands):
+        lines.append(f"  seat {seat}: {sort_row(hand, group=False)}")
+    cut_opt = f" --cut {cut}" if cut else ""
+    players = f" --players {len(hands)}" if len(hands) != rs.max_seats else ""
+    hand = sort_row(hands[0], group=False)
+    lines.append(f"solve seat 0: {prog} \"{hand}\" --rules {rs.name}{cut_opt}{players}")
+    return "\n".join(lines)

@@ -1,0 +1,235 @@
+"""The command line: every subcommand's text and JSON, and bad input as one line on
+stderr with exit code 2."""
+import json
+import re
+
+import pytest
+
+import solver
+from solver import __main__ as cli
+from solver.arena import _deal
+
+HAND = "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d"             # classic / pagat
+DRAGON = "As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h"
+README_DEAL = ["2s 2d Ac / 9s 9h 9d 9c 2h / As Ks Qs Js Ts",
+               "2s 2c Kc / 6s 6h 6d 5h 5d / As Ks Qs Js Ts",
+               "Qc Jc 4d / 4s 4h 3s 3h 7s / Ah Kh Qh Jh Th",
+               "Tc 8c 3c | 8s 8h Jk 7h 7d | Ad Kd Qd Jd Td"]
+
+
+def run(capsys, *argv):
+    """(exit code, stdout, stderr) of ``python -m solver ARGV``."""
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _without_timing(text):
+    return "\n".join(line for line in text.splitlines() if not re.fullmatch(r"\(.* s\)", line))
+
+
+# --- solve ----------------------------------------------------------------------------------
+def test_no_arguments_solve_the_sample_hand(capsys):
+    code, out, err = run(capsys, "--samples", "40", "--top", "2")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "hand: " + solver.display.sort_row(cli.SAMPLE_HAND, group=False)
+    assert lines[1] == "joker, 4 players: the best setting" or "tied" in lines[1]
+    assert [line.split()[0] for line in lines[2:6]] == ["front", "middle", "back", "discard"]
+    assert any(line.startswith("EV ") and "units a deal" in line for line in lines)
+    assert any(line.strip().startswith("units:") for line in lines)
+    assert any(line.strip().startswith("±: one standard error; measured on 10 new deals")
+               for line in lines)
+    assert any(line.startswith("scoop ") and "home run" in line for line in lines)
+
+
+def test_the_output_matches_the_solution(capsys):
+    code, out, _ = run(capsys, HAND, "--rules", "classic", "--samples", "30", "--top", "3")
+    sol = solver.solve(HAND, "classic", samples=30, top=3)
+    assert code == 0
+    assert _without_timing(out) == f"hand: {solver.display.sort_row(HAND, group=False)}\n{sol}"
+    for name, cards, category in zip(("front", "middle", "back"),
+                                     (sol.front, sol.middle, sol.back), sol.categories):
+        row = f"  {name:7s} {solver.display.sort_row(cards, category)}"
+        assert any(line.startswith(row) and solver.display.label(category) in line
+                   for line in out.splitlines())
+    assert f"EV {sol.ev:+.3f} ± {sol.stderr:.3f} units a deal" in out
+    assert "scoop" not in out and "home run" not in out            # classic: no scoops
+
+
+def test_cards_as_words_or_one_string(capsys):
+    one = run(capsys, HAND, "--rules", "pagat", "--samples", "20", "--players", "2")
+    words = run(capsys, *HAND.split(), "--rules", "pagat", "--samples", "20", "--players", "2")
+    explicit = run(capsys, "solve", "--rules", "pagat", *HAND.split(), "--samples", "20",
+                   "--players", "2")
+    assert one[0] == words[0] == explicit[0] == 0
+    assert _without_timing(one[1]) == _without_timing(words[1]) == _without_timing(explicit[1])
+    assert "pagat, 2 players" in one[1]
+
+
+def test_json_is_the_whole_solution(capsys):
+    code, out, err = run(capsys, HAND, "--rules", "classic", "--samples", "30", "--seed", "4",
+                         "--holdout", "12", "--top", "2", "--json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    want = solver.solve(HAND, "classic", samples=30, seed=4, holdout=12, top=2)
+    assert data == json.loads(want.to_json())
+    assert solver.Solution.from_dict(data) == want and data["holdout"] == 12
+
+
+def test_declaring_comes_first(capsys):
+    code, out, _ = run(capsys, DRAGON, "--rules", "classic", "--samples", "30")
+    assert code == 0
+    assert "DECLARE the automatic win (dragon)" in out.splitlines()[1]
+
+
+def test_ties_are_said(capsys):
+    # Two settings that score the same in every sample (the 2h and 6h kickers swapped).
+    code, out, _ = run(capsys, "As Ad Kh Kd 9d 9c 8h 8c 6h 6s 4d 4c 2h", "--rules",
+                       "classic:mandarin", "--samples", "100", "--top", "2")
+    assert code == 0
+    assert "tied: alternative" in out and "   tied" in out
+    assert "shot " in out and "scoop" not in out
+
+
+def test_bonus_sample_hand_has_its_cut(capsys):
+    code, out, _ = run(capsys, "--rules", "bonus", "--samples", "20", "--top", "0")
+    assert code == 0 and f"bonus (cut {cli.SAMPLE_CUT}), 4 players" in out
+
+
+def test_holdout_zero_says_the_ev_is_in_sample(capsys):
+    code, out, _ = run(capsys, HAND, "--rules", "classic", "--samples", "20", "--holdout", "0")
+    assert code == 0 and "an in-sample mean, biased upward" in out
+
+
+def test_batch(capsys, tmp_path, monkeypatch):
+    hands = tmp_path / "hands.txt"
+    hands.write_text(f"# two hands\n{HAND}\n\n{DRAGON}   # a dragon\n")
+    seen = {}
+    solve_many = solver.solve_many
+
+    def spy(*args, **kwargs):
+        seen.update(kwargs)
+        return solve_many(*args, **kwargs)
+
+    monkeypatch.setattr(solver, "solve_many", spy)
+    code, out, err = run(capsys, "--rules", "classic", "--batch", str(hands), "--samples", "20",
+                         "--workers", "1", "--json", "--quiet")
+    assert code == 0 and err == "" and seen["progress"] is False
+    want = [solver.solve(h, "classic", samples=20) for h in (HAND, DRAGON)]
+    assert [solver.Solution.from_dict(d) for d in json.loads(out)] == want
+    code, out, _ = run(capsys, "--rules", "classic", "--batch", str(hands), "--samples", "20",
+                       "--workers", "1")
+    assert code == 0 and seen["progress"] is None          # a bar when stderr is a terminal
+    assert "hand (line 2):" in out and "hand (line 4):" in out and "(2 hands," in out
+
+
+def test_batch_lines_may_give_their_own_cut(capsys, tmp_path):
+    hands = tmp_path / "hands.txt"
+    hand = "Ah Ad Kh Kd Qs Qc Js Th 9h 8c 7d 6s 5h 4d 3c 2s"
+    hands.write_text(f"{hand} cut 9c\n{hand}\n")
+    code, out, _ = run(capsys, "--rules", "bonus", "--cut", "7c", "--batch", str(hands),
+                       "--samples", "10", "--workers", "1", "--json", "--top", "0")
+    assert code == 0
+    assert [d["cut"] for d in json.loads(out)] == ["9c", "7c"]
+
+
+# --- eval, settle, deal ---------------------------------------------------------------------
+def test_eval(capsys):
+    value = solver.row_value("9s Kh 9d Kd Kc", "pagat")
+    code, out, _ = run(capsys, "eval", "9s", "Kh", "9d", "Kd", "Kc", "--rules", "pagat")
+    assert code == 0
+    assert out == f"Kh Kd Kc 9s 9d   full house   ranks K 9   value {value.value}\n"
+    code, out, _ = run(capsys, "eval", "As 2h 3d 4c 5s", "--rules", "classic", "--json")
+    assert json.loads(out) == dict(cards="5s 4c 3d 2h As", category="straight", ranks="5",
+                                   value=solver.row_value("As 2h 3d 4c 5s", "classic").value)
+    code, out, _ = run(capsys, "eval", "7h 7d 7c", "--rules", "bonus", "--cut", "7s")
+    assert code == 0 and "bonus trips" in out
+
+
+def test_settle(capsys):
+    code, out, err = run(capsys, "settle", *README_DEAL)           # joker, the default
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "seat 0: +18 units"
+    assert lines[1:4] == ["  front   2s 2d Ac         pair",
+                          "  middle  9s 9h 9d 9c 2h   quads",
+                          "  back    As Ks Qs Js Ts   straight flush"]
+    assert "  middle  8s 8h 7h 7d Jk   full house" in lines
+    assert "  seat 0 v seat 1: +6  (rows win/win/tie; seat 0 scoops +1, home run by seat 0 " \
+           "+3, middle quads bonus (seat 0) +2)" in lines
+    code, out, _ = run(capsys, "settle", *README_DEAL, "--json")
+    data = json.loads(out)
+    assert data["scores"] == [18, -5, -7, -6] and len(data["pairs"]) == 6
+
+
+def test_settle_with_a_declaration(capsys):
+    dragon = "As Ks Qh / Jd Td 9c 8c 7h / 6h 5s 4d 3c 2h"          # not a legal split
+    other = "2s 3s 4s / 5d 6d 7d 8d 9s / Th Jh Qd Kh Ah"
+    code, out, _ = run(capsys, "settle", "--rules", "classic", dragon, other, "--declare", "0")
+    assert code == 0 and out.startswith("seat 0: +13 units   (declares an automatic win)")
+
+
+def test_deal(capsys):
+    code, out, _ = run(capsys, "deal", "--rules", "bonus", "--seed", "3", "--json")
+    hands, cut = _deal(solver.rule_set("bonus"), 4, 3, 0)
+    data = json.loads(out)
+    assert code == 0 and data["cut"] == cut and data["seed"] == 3
+    assert [sorted(h.split()) for h in data["hands"]] == [sorted(h.split()) for h in hands]
+    code, out, _ = run(capsys, "deal", "--rules", "pagat", "--players", "2", "--seed", "1")
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == "pagat deal, seed 1: 2 players, 13 cards each"
+    assert lines[-1].startswith('solve seat 0: python -m solver "') \
+        and lines[-1].endswith('" --rules pagat --players 2')
+    # The suggested command solves seat 0's hand.
+    suggested = lines[-1].split('"')[1]
+    assert run(capsys, suggested, "--rules", "pagat", "--players", "2", "--samples", "5")[0] == 0
+
+
+# --- help, version, bad input ------------------------------------------------------------------
+def test_help_shows_the_commands_and_every_default(capsys):
+    code, out, _ = run(capsys, "--help")
+    assert code == 0 and all(c in out for c in ("solve", "eval", "settle", "deal"))
+    code, out, _ = run(capsys, "solve", "--help")
+    flat = " ".join(out.split())
+    for default in ("(default: joker)", "(default: 1000)", "(default: 0)", "(default: 5)",
+                    "(default: samples // 4", "(default: the rule set's largest, 4)"):
+        assert default in flat
+    assert "no progress bar of its own" in flat and "SOLVER_QUIET=1" in flat
+    assert run(capsys, "--version")[1].strip().endswith(solver.__version__)
+
+
+BAD = [
+    ("As Ks",), ("--rules", "texas"), ("--samples", "0"), ("--samples", "x"),
+    ("--holdout", "-1"), ("--bogus",), ("--batch", "/nonexistent/hands.txt"),
+    (HAND, "--rules", "classic", "--batch", "hands.txt"), (HAND, "--rules", "bonus"),
+    ("eval", "As Ks"), ("eval", "Zz Ks Qs"), ("eval", "Jk 2h 3h", "--rules", "pagat"), ("eval",),
+    ("settle", "As Ks"), ("settle", README_DEAL[0]), ("settle",),
+    ("settle", "--rules", "joker", "Ah Ad Ac / 2d 3d 5c 7d 8h / 4c 5d 6c 9h Th", *README_DEAL[1:]),
+    ("settle", "--rules", "pagat", "--declare", "0", README_DEAL[0], README_DEAL[1]),
+    ("deal", "--players", "2"), ("deal", "--seed", "-1"), ("deal", "--seed", "x"),
+    ("deal", "--rules", "poker"),
+]
+
+
+@pytest.mark.parametrize("argv", BAD, ids=lambda argv: " ".join(argv)[:40])
+def test_bad_input_is_one_line_on_stderr_and_exit_code_2(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("python -m solver")
+    assert "error: " in err
+
+
+def test_a_bad_batch_line_is_named(capsys, tmp_path):
+    hands = tmp_path / "hands.txt"
+    hands.write_text(f"{HAND}\nAs Kd\n")
+    code, _, err = run(capsys, "--rules", "classic", "--batch", str(hands))
+    assert code == 2
+    assert err == (f"python -m solver: error: {hands} line 2: the classic rule set deals "
+                   f"13 cards, not 2\n")
+
+
+def test_the_console_script_names_itself(capsys, monkeypatch):
+    monkeypatch.setattr("sys.argv", ["/usr/bin/chinese-poker-solver"])
+    code, _, err = run(capsys, "eval", "As Ks")
+    assert code == 2 and err.startswith("chinese-poker-solver: error: a row has 3 or 5 cards")

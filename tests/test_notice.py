@@ -1,0 +1,123 @@
+"""The compile notice: one line on stderr when kernels are about to compile, never when
+they are compiled or cached on disk, once a process, and silenced by SOLVER_QUIET=1."""
+import io
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numba
+import pytest
+
+import solver
+from solver import _jit
+
+ROOT = Path(__file__).resolve().parent.parent
+HAND = "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d"
+
+
+@pytest.fixture
+def notices(monkeypatch):
+    """Notices on, as in a fresh process."""
+    monkeypatch.delenv(_jit.QUIET_ENV, raising=False)
+    monkeypatch.setattr(_jit, "_noticed", False)
+
+
+def test_a_cold_kernel_gets_one_notice_a_process(notices):
+    kernel = numba.njit(lambda x: x + 1)            # no disk cache, not compiled yet
+    out = io.StringIO()
+    assert _jit.cold_kernels([kernel]) == ["<lambda>"]
+    assert _jit.compile_notice([kernel], file=out)
+    assert out.getvalue() == _jit.COMPILE_NOTICE + "\n"
+    assert not _jit.compile_notice([kernel], file=out)         # once a process
+    assert kernel(1) == 2
+    assert _jit.cold_kernels([kernel]) == []                    # compiled now
+
+
+def test_warm_kernels_and_plain_python_get_none(notices):
+    solver.solve(HAND, "classic", samples=5)                    # compiled in this process
+    from solver.solve import _notice_compiling
+    assert not _notice_compiling()
+    assert _jit.cold_kernels([len, lambda x: x]) == []          # NUMBA_DISABLE_JIT=1
+
+
+def test_solver_quiet_silences_it(notices, monkeypatch):
+    monkeypatch.setenv(_jit.QUIET_ENV, "1")
+    out = io.StringIO()
+    assert not _jit.compile_notice([numba.njit(lambda x: x)], file=out)
+    assert out.getvalue() == ""
+    monkeypatch.setenv(_jit.QUIET_ENV, "0")                     # "0" means not quiet
+    assert _jit.notices_enabled()
+
+
+def test_quiet_sets_the_environment_for_the_block_only(monkeypatch):
+    monkeypatch.delenv(_jit.QUIET_ENV, raising=False)
+    with _jit.quiet():
+        assert os.environ[_jit.QUIET_ENV] == "1"
+    assert _jit.QUIET_ENV not in os.environ
+    with _jit.quiet(False):
+        assert _jit.QUIET_ENV not in os.environ
+
+
+def test_solve_gives_the_notice_before_compiling(notices, monkeypatch, capsys):
+    # Make every kernel look cold (the real ones are warm here): solve says so once.
+    monkeypatch.setattr(_jit, "_is_warm", lambda kernel: False)
+    solver.solve(HAND, "classic", samples=5)
+    solver.solve(HAND, "classic", samples=5)
+    assert capsys.readouterr().err == _jit.COMPILE_NOTICE + "\n"
+
+
+def test_bad_input_gets_no_notice(notices, monkeypatch, capsys):
+    monkeypatch.setattr(_jit, "_is_warm", lambda kernel: False)
+    with pytest.raises(ValueError):
+        solver.solve("As Kd", "classic")
+    assert capsys.readouterr().err == ""
+
+
+SCRIPT = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import kernels_for_notice as k
+from solver._jit import cold_kernels
+print(" ".join(cold_kernels([k.add, k.sub])) or "-")
+if len(sys.argv) > 2:
+    k.add(1)
+"""
+
+
+def test_the_on_disk_cache_counts_while_it_is_fresh(tmp_path):
+    module = tmp_path / "kernels_for_notice.py"
+    module.write_text(textwrap.dedent("""
+        from solver._jit import njit
+
+        @njit
+        def add(x):
+            return x + 1
+
+        @njit
+        def sub(x):
+            return x - 1
+        """))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+
+    def cold(*extra):
+        return subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path), *extra], env=env,
+                              check=True, capture_output=True, text=True).stdout.strip()
+
+    assert cold("call add") == "add sub"       # nothing cached; add compiles and is saved
+    assert cold() == "sub"                     # add loads from the disk cache
+    module.write_text(module.read_text() + "# changed\n")   # the cache is now stale
+    assert cold() == "add sub"
+
+
+def test_the_solve_kernels_cached_on_disk_give_no_notice():
+    """A new process with the kernels cached (this process has just saved them) prints
+    nothing on stderr."""
+    solver.solve(HAND, "classic", samples=5)
+    env = {k: v for k, v in os.environ.items() if k != _jit.QUIET_ENV}
+    env["PYTHONPATH"] = str(ROOT)
+    run = subprocess.run([sys.executable, "-m", "solver", HAND, "--rules", "classic",
+                          "--samples", "20", "--top", "0"], env=env, capture_output=True,
+                         text=True, check=True)
+    assert run.stderr == "" and "best setting" in run.stdout
