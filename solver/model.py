@@ -42,8 +42,7 @@ import numpy as np
 from ._jit import njit
 from .rules import (CATEGORIES, CATEGORY_INDEX, SCHEME_EASTERN, SCHEME_MANDARIN, SCHEME_ROWS,
                     SCHEME_SCOOP, SCHEME_WESTERN, RuleSet, rule_set as _rules)
-from .search import five_subsets
-from .kernels import ordinal3
+from .search import best_front_below, five_subsets, fronts_by_positions
 from .tables import CATEGORY_SHIFT, RowTables
 
 DATA = Path(__file__).parent / "data"
@@ -144,48 +143,6 @@ def _ev(mt, of, om, ob, sep):
 
 # --- the setter (jitted) ---------------------------------------------------------------------
 @njit
-def _fronts(codes, t):
-    """Every 3-card Front of the hand: its ordinal addressed by positions [x, y, z]
-    (x < y < z), and the masks and ordinals as lists."""
-    n = codes.shape[0]
-    by_pos = np.zeros((n, n, n), np.int32)
-    count = n * (n - 1) * (n - 2) // 6
-    masks = np.empty(count, np.int64)
-    ords = np.empty(count, np.int64)
-    i = 0
-    for x in range(n):
-        for y in range(x + 1, n):
-            for z in range(y + 1, n):
-                o = ordinal3(codes[x], codes[y], codes[z], t)
-                by_pos[x, y, z] = o
-                masks[i] = (1 << x) | (1 << y) | (1 << z)
-                ords[i] = o
-                i += 1
-    return by_pos, masks, ords
-
-
-@njit(inline="always")
-def _best_front(rest, cap, n, by_pos, pos):
-    """(ordinal, mask) of the strongest Front of the positions in ``rest`` with ordinal
-    below ``cap``; ordinal 0 when there is none.  ``pos``: scratch of at least n ints."""
-    k = 0
-    for x in range(n):
-        if rest >> x & 1:
-            pos[k] = x
-            k += 1
-    best = 0
-    best_mask = 0
-    for i in range(k):
-        for j in range(i + 1, k):
-            for l in range(j + 1, k):
-                o = by_pos[pos[i], pos[j], pos[l]]
-                if best < o < cap:
-                    best = o
-                    best_mask = (1 << pos[i]) | (1 << pos[j]) | (1 << pos[l])
-    return best, best_mask
-
-
-@njit
 def _by_ordinal_desc(ords, n_ordinals):
     """The indices of ``ords`` in (nearly) descending order, by a one-pass counting sort
     into at most 256 buckets of consecutive ordinals: ``(order, bucket_start,
@@ -250,7 +207,7 @@ def _search_back(b, masks5, ords5, order, start, bmax, shift, full, n, by_pos, f
                 continue
             if _ev(mt, min(f_bound, om - 1), om, ob, R_ENV) <= best:
                 continue
-            of, mf = _best_front(full ^ mb ^ mm, om, n, by_pos, pos)
+            of, mf = best_front_below(full ^ mb ^ mm, om, n, by_pos, pos)
             if of == 0:
                 continue
             ev = _ev(mt, of, om, ob, R_SEP)
@@ -277,7 +234,7 @@ def table_set(codes, t, mt):
     n_ord = t.values.shape[0]
     masks5, ords5 = five_subsets(codes, t)
     order, start, bmax, shift = _by_ordinal_desc(ords5, n_ord)
-    by_pos, masks3, ords3 = _fronts(codes, t)
+    by_pos, masks3, ords3 = fronts_by_positions(codes, t)
     order3, start3, bmax3, _ = _by_ordinal_desc(ords3, n_ord)
     m_star = _best_disjoint(0, masks5, order, start, bmax)
     f_star = _best_disjoint(0, masks3, order3, start3, bmax3)

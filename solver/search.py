@@ -23,8 +23,12 @@ dimension of their own and not implied by value.
 
 How the non-dominated set is found without visiting 171 million arrangements
 ---------------------------------------------------------------------------------
-For each Back B, Middles M are visited strongest first among those disjoint from B with
-``M <= B``; the Front is then the strongest 3 of the remaining cards below M (every rule
+Backs are visited strongest first.  A Back is skipped outright when a bound of every
+arrangement it could head -- its own value and bonus, the strongest Middle of the other
+cards no stronger than it, the best Middle bonus of such Middles, and the strongest
+Front of the other cards -- is dominated by a candidate already found (so is every
+arrangement it heads).  For each other Back B, Middles M are visited strongest first
+among those disjoint from B with ``M <= B``; the Front is then the strongest 3 of the remaining cards below M (every rule
 set's Front bonus grows with strength, checked by :func:`front_bonus_is_monotone`, so the
 strongest legal Front dominates the others).  A later (weaker) M is kept only if no
 earlier kept M of this B has a Front and a Middle bonus at least as good.  Finally the
@@ -120,60 +124,46 @@ def three_subsets(codes, t):
 
 
 @njit
-def _remaining_fronts(codes, t, size):
-    """For every ``size``-subset R of positions (the cards a Back and Middle leave), the
-    ordinals and masks of R's 3-card Fronts, strongest first.
-
-    Returns (index of R by mask, ordinals[n_R, C], masks[n_R, C])."""
+def fronts_by_positions(codes, t):
+    """Every 3-card Front of the hand: its ordinal addressed by positions [x, y, z]
+    (x < y < z), and the masks and ordinals as lists (in that order of positions)."""
     n = codes.shape[0]
-    n_fronts = size * (size - 1) * (size - 2) // 6
-    index = np.full(1 << n, -1, np.int32)
-    n_sets = 1
-    for i in range(size):
-        n_sets = n_sets * (n - i) // (i + 1)
-    ords = np.empty((n_sets, n_fronts), np.int64)
-    masks = np.empty((n_sets, n_fronts), np.int64)
-    pos = np.empty(size, np.int64)
-    # Every Front's ordinal once, addressed by its three positions: the tables are looked
-    # up 680 times instead of 680,680 (for 17 cards), which kept missing the cache.
-    masks3, ords3 = three_subsets(codes, t)
-    by_positions = np.empty((n, n, n), np.int64)
+    by_pos = np.zeros((n, n, n), np.int32)
+    count = n * (n - 1) * (n - 2) // 6
+    masks = np.empty(count, np.int64)
+    ords = np.empty(count, np.int64)
     i = 0
     for x in range(n):
         for y in range(x + 1, n):
             for z in range(y + 1, n):
-                by_positions[x, y, z] = ords3[i]
+                o = ordinal3(codes[x], codes[y], codes[z], t)
+                by_pos[x, y, z] = o
+                masks[i] = (1 << x) | (1 << y) | (1 << z)
+                ords[i] = o
                 i += 1
-    r = (1 << size) - 1                      # Gosper's hack walks every size-subset
+    return by_pos, masks, ords
+
+
+@njit(inline="always")
+def best_front_below(rest, cap, n, by_pos, pos):
+    """(ordinal, mask) of the strongest Front of the positions in ``rest`` with ordinal
+    below ``cap``; ordinal 0 when there is none.  ``pos``: scratch of at least n ints.
+    (A Back and a Middle leave 3 to 7 cards: at most 35 lookups.)"""
     k = 0
-    while r < (1 << n):
-        index[r] = k
-        p = 0
-        for i in range(n):
-            if r >> i & 1:
-                pos[p] = i
-                p += 1
-        j = 0
-        for x in range(size):
-            for y in range(x + 1, size):
-                for z in range(y + 1, size):
-                    o = by_positions[pos[x], pos[y], pos[z]]
-                    m = (1 << pos[x]) | (1 << pos[y]) | (1 << pos[z])
-                    # Insertion into the row, strongest first (at most 35 Fronts: cheaper
-                    # than a sort call per subset).
-                    i = j
-                    while i > 0 and ords[k, i - 1] < o:
-                        ords[k, i] = ords[k, i - 1]
-                        masks[k, i] = masks[k, i - 1]
-                        i -= 1
-                    ords[k, i] = o
-                    masks[k, i] = m
-                    j += 1
-        k += 1
-        low = r & -r
-        ripple = r + low
-        r = (((ripple ^ r) >> 2) // low) | ripple
-    return index, ords, masks
+    for x in range(n):
+        if rest >> x & 1:
+            pos[k] = x
+            k += 1
+    best = 0
+    best_mask = 0
+    for i in range(k):
+        for j in range(i + 1, k):
+            for l in range(j + 1, k):
+                o = by_pos[pos[i], pos[j], pos[l]]
+                if best < o < cap:
+                    best = o
+                    best_mask = (1 << pos[i]) | (1 << pos[j]) | (1 << pos[l])
+    return best, best_mask
 
 
 @njit
@@ -201,18 +191,13 @@ def _doubled(a):
 
 @njit
 def _candidates_of_back(pb, full, sorted_masks, sorted_ords, first, bonus5_m, bonus5_b,
-                        later_bonus_m, r_index, r_ords, r_masks, masks3, ords3, kept, cand,
-                        n_cand):
+                        later_bonus_m, by_pos, pos, front_bound, kept, cand, n_cand):
     """Append to ``cand`` the (Back pb, Middle, Front) arrangements not dominated by
-    another with the same Back; return the new count, or -1 when an array is full."""
+    another with the same Back; return the new count, or -1 when an array is full.
+    ``front_bound``: the strongest Front the Back's cards leave."""
     n5 = sorted_ords.shape[0]
-    n_fronts = r_ords.shape[1]
+    n = by_pos.shape[0]
     mb = sorted_masks[pb]
-    # The strongest Front any Middle could leave with this Back.
-    front_bound = 0
-    for i in range(ords3.shape[0]):
-        if masks3[i] & mb == 0 and ords3[i] > front_bound:
-            front_bound = ords3[i]
     probe = np.empty(2, np.int64)
     n_kept = 0
     for pm in range(first[pb], n5):
@@ -220,17 +205,14 @@ def _candidates_of_back(pb, full, sorted_masks, sorted_ords, first, bonus5_m, bo
         if mm & mb:
             continue
         om = sorted_ords[pm]
-        ri = r_index[full ^ mb ^ mm]
         probe[0] = bonus5_m[pm]
-        probe[1] = r_ords[ri, 0]              # an upper bound of this Middle's Front
+        probe[1] = min(front_bound, om - 1)   # a bound of this Middle's Front
         if _dominated(kept, n_kept, probe):
             continue
-        j = 0
-        while j < n_fronts and r_ords[ri, j] >= om:
-            j += 1
-        if j == n_fronts:
+        of, mf = best_front_below(full ^ mb ^ mm, om, n, by_pos, pos)
+        if of == 0:
             continue                          # no legal Front below this Middle
-        probe[1] = r_ords[ri, j]
+        probe[1] = of
         if _dominated(kept, n_kept, probe):
             continue
         if n_kept == kept.shape[0] or n_cand == cand.shape[0]:
@@ -245,7 +227,7 @@ def _candidates_of_back(pb, full, sorted_masks, sorted_ords, first, bonus5_m, bo
         cand[n_cand, 4] = probe[1]
         cand[n_cand, 5] = mb
         cand[n_cand, 6] = mm
-        cand[n_cand, 7] = r_masks[ri, j]
+        cand[n_cand, 7] = mf
         n_cand += 1
         if probe[1] == front_bound and probe[0] >= later_bonus_m[pm]:
             break                             # every later Middle is dominated
@@ -281,19 +263,45 @@ def nondominated_arrangements(codes, t, params):
     later_bonus_m = bonus5_m.copy()
     for p in range(n5 - 2, -1, -1):
         later_bonus_m[p] = max(later_bonus_m[p], later_bonus_m[p + 1])
-    r_index, r_ords, r_masks = _remaining_fronts(codes, t, n - 10)
-    masks3, ords3 = three_subsets(codes, t)
+    by_pos, masks3, ords3 = fronts_by_positions(codes, t)
+    pos = np.empty(n, np.int64)
 
     # Candidates: columns back ord, back bonus, middle ord, middle bonus, front ord, then
     # back/middle/front masks.
     cand = np.empty((4096, 8), np.int64)
     kept = np.empty((64, 2), np.int64)       # per Back: (middle bonus, front ord)
     n_cand = 0
+    front_order = np.argsort(-ords3, kind="mergesort")
+    bound = np.empty(5, np.int64)
     for pb in range(n5):
+        # Skip the Back when even an arrangement of its strongest possible Middle (no
+        # stronger than it, of its cards' complement) and Front (the best its cards leave)
+        # is dominated by a candidate found with a stronger Back: every arrangement it
+        # heads is dominated too.
+        mb = sorted_masks[pb]
+        mid = 0
+        for pm in range(first[pb], n5):
+            if sorted_masks[pm] & mb == 0:
+                mid = sorted_ords[pm]
+                break
+        if mid == 0:
+            continue                      # no Middle at all
+        f_bound = 0
+        for i in front_order:
+            if masks3[i] & mb == 0:
+                f_bound = ords3[i]
+                break
+        bound[0] = sorted_ords[pb]
+        bound[1] = bonus5_b[pb]
+        bound[2] = mid
+        bound[3] = later_bonus_m[first[pb]]
+        bound[4] = min(f_bound, mid - 1)
+        if _dominated(cand, n_cand, bound):
+            continue
         while True:
             done = _candidates_of_back(pb, full, sorted_masks, sorted_ords, first, bonus5_m,
-                                       bonus5_b, later_bonus_m, r_index, r_ords, r_masks,
-                                       masks3, ords3, kept, cand, n_cand)
+                                       bonus5_b, later_bonus_m, by_pos, pos, f_bound, kept,
+                                       cand, n_cand)
             if done >= 0:
                 n_cand = done
                 break
