@@ -92,3 +92,25 @@ def quiet(enabled: bool = True) -> Iterator[None]:
             os.environ.pop(QUIET_ENV, None)
         else:
             os.environ[QUIET_ENV] = before
+
+
+# Below this much work a parallel kernel runs on one thread: handing chunks to other
+# threads costs tens of microseconds, more than small work gains from them.  Units: hands
+# a policy sets (about 30-150 us each), or pair scorings / 1000 (about 40 ns each).
+MIN_PARALLEL_WORK = 32
+
+
+@contextlib.contextmanager
+def threads_for(work: float) -> Iterator[None]:
+    """Run the parallel kernels called inside on one Numba thread when ``work`` (see
+    MIN_PARALLEL_WORK) is small; otherwise leave the thread count as it is.  Results do
+    not depend on it: every parallel kernel here writes each item from one thread."""
+    if work >= MIN_PARALLEL_WORK or numba.get_num_threads() == 1:
+        yield
+        return
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)

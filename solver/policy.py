@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 from numba import prange
 
-from ._jit import njit
+from ._jit import njit, threads_for
 from .autowin import KIND_DRAGON, automatic_win_kind
 from .kernels import ordinal3, ordinal5
 from .model import N_PARAMS, N_RECORD, ModelTables, TableModel, table_set
@@ -201,10 +201,17 @@ def set_hand(codes, t, kind, mt, params, field, n_seats):
     return strongest_back_first(codes, t)
 
 
-@njit(parallel=True)
 def set_hands(hands, t, kind, mt, params, field, n_seats, detect_auto):
     """Row values, automatic-win codes (AUTO_*) and row position masks of many hands
-    set by built-in policy ``kind``.  hands: (S, k, dealt) card codes.
+    set by built-in policy ``kind``.  hands: (S, k, dealt) card codes.  Few hands are
+    set on one thread (:func:`solver._jit.threads_for`)."""
+    with threads_for(hands.shape[0] * hands.shape[1]):
+        return set_hands_kernel(hands, t, kind, mt, params, field, n_seats, detect_auto)
+
+
+@njit(parallel=True)
+def set_hands_kernel(hands, t, kind, mt, params, field, n_seats, detect_auto):
+    """:func:`set_hands`' kernel.
 
     Samples are set in parallel (Numba threads); each writes only its own slots, so the
     result is the same whatever the number of threads."""

@@ -16,13 +16,14 @@ from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
 import numpy as np
+from numba import prange
 
 from . import scoring
 from ._checks import check_int, is_int
-from ._jit import compile_notice, njit
+from ._jit import compile_notice, njit, threads_for
 from .autowin import KIND_NAMES, auto_code, automatic_win_kind
 from .cards import CardsLike, card_name, deck_codes, format_cards, parse_codes, to_codes
-from .policy import POLICY_NAMES, builtin_policy, set_hands
+from .policy import POLICY_NAMES, builtin_policy, set_hands, set_hands_kernel
 from .rows import RowValue, _value_of_codes, bonus_rank_of, cut_taken, tables_for
 from .rules import ROWS, SCHEME_SCOOP, RuleSet, rule_set
 from .search import front_bonus_is_monotone, nondominated_arrangements
@@ -168,23 +169,40 @@ def _sample_flags(opp_fouled, opp_auto, s):
     return fouled, auto
 
 
-@njit
+# Samples a thread takes at a time in the parallel kernels: enough work to pay for the
+# hand-off, small enough to share a 1000-sample solve evenly between cores.
+SAMPLE_CHUNK = 64
+
+
 def _score_candidates(cand_vals, our_auto, opp_vals, opp_fouled, opp_auto, params):
-    """scores[k, s]: units of arrangement k (or of declaring, when our_auto) in sample s."""
+    """scores[k, s]: units of arrangement k (or of declaring, when our_auto) in sample s.
+
+    Chunks of samples go to Numba's threads (little work stays on one thread:
+    :func:`solver._jit.threads_for`); each writes only its own columns, so the scores
+    are the same whatever the number of threads."""
+    pairs = cand_vals.shape[0] * opp_vals.shape[0] * opp_vals.shape[1]
+    with threads_for(pairs / 1000):
+        return _score_kernel(cand_vals, our_auto, opp_vals, opp_fouled, opp_auto, params)
+
+
+@njit(parallel=True)
+def _score_kernel(cand_vals, our_auto, opp_vals, opp_fouled, opp_auto, params):
+    """:func:`_score_candidates`' kernel."""
     K, S, n_opp = cand_vals.shape[0], opp_vals.shape[0], opp_vals.shape[1]
     n = n_opp + 1
     out = np.empty((K, S), np.int32)
-    vals = np.empty((n, 3), np.int32)
-    for s in range(S):
-        fouled, auto = _sample_flags(opp_fouled, opp_auto, s)
-        auto |= our_auto
-        for j in range(n_opp):
-            for r in range(3):
-                vals[j + 1, r] = opp_vals[s, j, r]
-        for k in range(K):
-            for r in range(3):
-                vals[0, r] = cand_vals[k, r]
-            out[k, s] = scoring.seat_score(vals, fouled, auto, n, 0, params)
+    for c in prange((S + SAMPLE_CHUNK - 1) // SAMPLE_CHUNK):
+        vals = np.empty((n, 3), np.int32)
+        for s in range(c * SAMPLE_CHUNK, min(S, (c + 1) * SAMPLE_CHUNK)):
+            fouled, auto = _sample_flags(opp_fouled, opp_auto, s)
+            auto |= our_auto
+            for j in range(n_opp):
+                for r in range(3):
+                    vals[j + 1, r] = opp_vals[s, j, r]
+            for k in range(K):
+                for r in range(3):
+                    vals[0, r] = cand_vals[k, r]
+                out[k, s] = scoring.seat_score(vals, fouled, auto, n, 0, params)
     return out
 
 
@@ -627,7 +645,7 @@ def _cut_text(rs: RuleSet, cut) -> Optional[str]:
 def _notice_compiling(sampled: bool = True) -> bool:
     """The compile notice (:func:`solver._jit.compile_notice`) for the kernels a solve
     runs: ``sampled``, with the opponents set by a built-in policy."""
-    kernels = [nondominated_arrangements, _score_candidates, _describe]
+    kernels = [nondominated_arrangements, _score_kernel, _describe]
     if sampled:
-        kernels.append(set_hands)
+        kernels.append(set_hands_kernel)
     return compile_notice(kernels)

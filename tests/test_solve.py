@@ -431,3 +431,22 @@ def test_front_bonus_premise_holds_and_is_checked():
     assert not front_bonus_is_monotone(odd)
     with pytest.raises(ValueError, match="stronger Front earns fewer"):
         solver.solve("As As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h Jk Kd Qc", odd, samples=2)
+
+
+def test_small_work_runs_on_one_thread_and_the_answer_never_depends_on_it():
+    import numba
+    from solver._jit import MIN_PARALLEL_WORK, threads_for
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        with threads_for(MIN_PARALLEL_WORK - 1):
+            assert numba.get_num_threads() == 1
+        assert numba.get_num_threads() == numba.config.NUMBA_NUM_THREADS
+        with threads_for(MIN_PARALLEL_WORK):
+            assert numba.get_num_threads() == numba.config.NUMBA_NUM_THREADS
+        hand = "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d"
+        many = solver.solve(hand, "classic", samples=400, seed=5)
+        numba.set_num_threads(1)
+        assert solver.solve(hand, "classic", samples=400, seed=5) == many
+    finally:
+        numba.set_num_threads(before)
