@@ -103,6 +103,7 @@ class Solution:
     declare: Optional[bool] = None
     ev_declare: Optional[float] = None
     cut: Optional[str] = None
+    precision: Optional[float] = None   # solve(..., precision=): samples is what it used
 
     @property
     def tied(self) -> tuple[Alternative, ...]:
@@ -480,7 +481,8 @@ def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int |
 def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = None, *,
           samples: int = 1000, seed: int = 0, players: Optional[int] = None,
           opponents: Optional[Sequence] = None, policy: Optional[Policy] = None,
-          top: int = 5, holdout: Optional[int] = None) -> Solution:
+          top: int = 5, holdout: Optional[int] = None,
+          precision: Optional[float] = None) -> Solution:
     """The legal arrangement of 13 of ``cards`` with the best mean score
     (docs/rules.md#what-the-solver-optimises), and an unbiased estimate of its EV.
 
@@ -509,9 +511,20 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
         Default ``max(1, samples // 4)``; 0: no held-out deals (``ev`` is then the
         in-sample mean).  With ``opponents=`` there is nothing to hold out (0).
 
+    precision: sample adaptively instead: deals come in seeded batches (100, 100, 200,
+        400, ...; ``samples`` is the most it may use), only the candidates still in the
+        running are scored on each, and sampling stops as soon as the leader's lead over
+        every rival is resolved to ``precision`` units.  A rival leaves the running when
+        the 95% confidence interval of its paired difference from the leader lies below
+        0; sampling stops when every rival left has that interval's half-width at most
+        ``precision``.  Guarantee: each arrangement still in the running at the end is,
+        at 95% confidence (each on its own, not jointly), at most ``precision`` units
+        better than the choice, and each one dropped was worse.  ``Solution.samples``
+        says how many deals it used.  None (the default): exactly ``samples`` deals.
+
     How the answer is exact for its samples without scoring 171 million arrangements:
-    see :mod:`solver.search`.  The ``samples`` and ``seed`` alone decide the answer:
-    ``holdout`` only changes the numbers reported for it.
+    see :mod:`solver.search`.  The ``samples`` and ``seed`` (and ``precision``) alone
+    decide the answer: ``holdout`` only changes the numbers reported for it.
 
     A notice goes to stderr while the kernels compile the first time (see
     :func:`solver._jit.compile_notice`; ``SOLVER_QUIET=1`` turns it off).
@@ -522,6 +535,7 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
                          f"the solver's pruning assumes it never does")
     samples, seed, top, opponents, policy = _check_arguments(rs, n_seats, samples, seed, top,
                                                              opponents, policy)
+    holdout_default = holdout is None
     holdout = _check_holdout(holdout, samples, opponents, rs, n_seats)
     n_opp = n_seats - 1
     params = rs.scoring_params()
@@ -529,21 +543,31 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
 
     _notice_compiling(sampled=opponents is None
                       and builtin_policy(policy, rs, n_seats, None) is not None)
-    if opponents is not None:
-        opp_vals, opp_fouled, opp_auto = _given_opponents(opponents, rs, tables, own, cut_codes,
-                                                          n_opp)
-    else:
-        opp_vals, opp_fouled, opp_auto = _sampled_opponents(rs, tables, own, cut, cut_codes,
-                                                            n_seats, samples, seed, policy)
-
     masks, ords = nondominated_arrangements(codes, tables, params)
     if len(masks) == 0:
         raise AssertionError("a hand always has a legal arrangement")
     cand_vals = tables.values[ords].astype(np.int32)
-    scores = _score_candidates(cand_vals, 0, opp_vals, opp_fouled, opp_auto, params)
-    means = scores.mean(axis=1)
-    order = np.argsort(-means, kind="stable")
-    best = int(order[0])
+    if precision is not None:
+        precision = _check_precision(precision, opponents)
+        scores, scored, running, opp_vals, opp_fouled, opp_auto = _adaptive_scores(
+            precision, samples, seed, rs, tables, own, cut, cut_codes, n_seats, policy,
+            cand_vals, params)
+    else:
+        if opponents is not None:
+            opp_vals, opp_fouled, opp_auto = _given_opponents(opponents, rs, tables, own,
+                                                              cut_codes, n_opp)
+        else:
+            opp_vals, opp_fouled, opp_auto = _sampled_opponents(
+                rs, tables, own, cut, cut_codes, n_seats, samples, seed, policy)
+        scores = _score_candidates(cand_vals, 0, opp_vals, opp_fouled, opp_auto, params)
+        scored = np.full(len(cand_vals), scores.shape[1])
+        running = np.arange(len(cand_vals))
+    # A candidate's mean over the deals it was scored on (all of them, unless adaptive
+    # sampling dropped it on the way); the best is among those still in the running.
+    means = np.array([scores[k, :scored[k]].mean() for k in range(len(cand_vals))])
+    S = scores.shape[1]
+    best = int(running[np.argmax(means[running])])
+    order = [best] + [int(i) for i in np.argsort(-means, kind="stable") if i != best]
 
     def rows_text(i):
         return tuple(format_cards([int(c) for c in codes[[p for p in range(len(own))
@@ -553,14 +577,14 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     front, middle, back = rows_text(best)
     used = int(masks[best, 0] | masks[best, 1] | masks[best, 2])
     discards = format_cards([own[p] for p in range(len(own)) if not used >> p & 1])
-    S = scores.shape[1]
     rows, scoop, scooped, home_runs, bonus = _describe(cand_vals[best], opp_vals, opp_fouled,
                                                         opp_auto, params)
     compared = rows[0].sum()
     row_rates = {name: tuple(float(x) / compared if compared else 0.0 for x in rows[r])
                  for r, name in enumerate(ROWS)}
-    alternatives = tuple(Alternative(*rows_text(int(i)), float(means[i]),
-                                     *_paired_difference(scores[i], scores[best]),
+    alternatives = tuple(Alternative(*rows_text(i), float(means[i]),
+                                     *_paired_difference(scores[i, :scored[i]],
+                                                         scores[best, :scored[i]]),
                                      categories=_categories(cand_vals[i]))
                          for i in order[1:1 + top])
     auto_name, declare, ev_declare = None, None, None
@@ -572,6 +596,8 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
                                          opp_auto, params)
             ev_declare = float(declared.mean())
             declare = ev_declare > float(means[best])
+    if precision is not None and holdout_default:
+        holdout = max(1, S // 4)                # a quarter of the deals it used
     if holdout:
         held = _score_candidates(cand_vals[best:best + 1], 0,
                                  *_sampled_opponents(rs, tables, own, cut, cut_codes, n_seats,
@@ -588,7 +614,67 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
         p_scooped=tuple(float(x) / S for x in scooped), p_home_run=home_runs / S,
         row_rates=row_rates, bonus_units=float(bonus) / S, alternatives=alternatives,
         candidates=len(masks), automatic_win=auto_name, declare=declare,
-        ev_declare=ev_declare, cut=_cut_text(rs, cut))
+        ev_declare=ev_declare, cut=_cut_text(rs, cut), precision=precision)
+
+
+# Adaptive sampling: the first batch of deals, and the z of a 95% confidence interval.
+ADAPTIVE_FIRST_BATCH = 100
+Z95 = 1.96
+
+
+def _batch_seed(seed: int, batch: int) -> int:
+    """The seed of adaptive sampling's batch ``batch`` (independent of the held-out
+    deals, which are the first child of ``SeedSequence(seed)``)."""
+    child = np.random.SeedSequence(seed, spawn_key=(1, batch))
+    return int(child.generate_state(1, np.uint64)[0])
+
+
+def _adaptive_scores(precision, cap, seed, rs, tables, own, cut, cut_codes, n_seats, policy,
+                     cand_vals, params):
+    """Adaptive sampling (see :func:`solve`'s ``precision``): (scores[k, s], deals each
+    candidate was scored on -- a prefix of the deals --, the candidates still in the
+    running at the end, and the opponents of every deal used)."""
+    K = len(cand_vals)
+    n_opp = n_seats - 1
+    scores = np.zeros((K, cap), np.int32)
+    opp_vals = np.zeros((cap, n_opp, 3), np.int32)
+    opp_fouled = np.zeros((cap, n_opp), np.bool_)
+    opp_auto = np.zeros((cap, n_opp), np.int8)
+    scored = np.zeros(K, np.int64)
+    alive = np.arange(K)
+    used = 0
+    batch = 0
+    while used < cap:
+        size = min(cap - used, max(ADAPTIVE_FIRST_BATCH, used))
+        new = slice(used, used + size)
+        opp_vals[new], opp_fouled[new], opp_auto[new] = _sampled_opponents(
+            rs, tables, own, cut, cut_codes, n_seats, size, _batch_seed(seed, batch), policy)
+        scores[alive, new] = _score_candidates(cand_vals[alive], 0, opp_vals[new],
+                                               opp_fouled[new], opp_auto[new], params)
+        used += size
+        batch += 1
+        scored[alive] = used
+        mine = scores[alive, :used].astype(np.float64)
+        leader = int(np.argmax(mine.mean(axis=1)))
+        diff = mine - mine[leader]
+        half = Z95 * diff.std(axis=1, ddof=1) / np.sqrt(used)
+        keep = diff.mean(axis=1) + half >= 0           # not yet shown to be worse
+        alive, half = alive[keep], half[keep]
+        if np.all(half <= precision):
+            break
+    return (scores[:, :used], scored, alive, opp_vals[:used], opp_fouled[:used],
+            opp_auto[:used])
+
+
+def _check_precision(precision, opponents) -> float:
+    """The adaptive-sampling precision, validated: a positive number of units."""
+    if opponents is not None:
+        raise ValueError("precision= samples adaptively; with opponents= there is nothing "
+                         "to sample")
+    if isinstance(precision, bool) or not isinstance(precision, (int, float, np.number)) \
+            or not np.isfinite(precision) or precision <= 0:
+        raise ValueError(f"precision must be a positive number of units, not {precision!r}")
+    return float(precision)
 
 
 def holdout_seed(seed: int) -> int:

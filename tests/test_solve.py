@@ -450,3 +450,64 @@ def test_small_work_runs_on_one_thread_and_the_answer_never_depends_on_it():
         assert solver.solve(hand, "classic", samples=400, seed=5) == many
     finally:
         numba.set_num_threads(before)
+
+
+# --- adaptive sampling --------------------------------------------------------------------------
+def _close_call_hand():
+    """A classic hand whose two best settings are nearly worth the same."""
+    return "Ah Kd Qs Jh 9c 8d 7s 6h 5c 4d 3s 2h 2c"
+
+
+def test_adaptive_sampling_keeps_its_promise():
+    from solver.solve import Z95, _adaptive_scores, _prepare_hand, nondominated_arrangements
+    hand, cap, precision = _close_call_hand(), 1600, 0.05
+    rs, tables, own, cut_codes, n_seats = _prepare_hand(hand, "classic", None, 2)
+    codes = np.array(own, np.int64)
+    masks, ords = nondominated_arrangements(codes, tables, rs.scoring_params())
+    cand = tables.values[ords].astype(np.int32)
+    scores, scored, running, *_ = _adaptive_scores(precision, cap, 4, rs, tables, own, None,
+                                                   cut_codes, n_seats, None, cand,
+                                                   rs.scoring_params())
+    used = scores.shape[1]
+    assert 0 < used <= cap and len(running) >= 1 and (scored[running] == used).all()
+    means = np.array([scores[k, :scored[k]].mean() for k in range(len(cand))])
+    best = int(running[np.argmax(means[running])])
+    assert means[best] == means[scored == used].max()
+    for k in range(len(cand)):
+        diff = scores[k, :scored[k]].astype(float) - scores[best, :scored[k]]
+        half = Z95 * diff.std(ddof=1) / np.sqrt(scored[k])
+        if k in running and used < cap:       # still in the running: resolved
+            assert half <= precision + 1e-12
+        elif k not in running:                # dropped: it trailed the leader of its time
+            assert diff.mean() < 0
+    sol = solver.solve(hand, "classic", players=2, samples=cap, seed=4, precision=precision)
+    assert sol.samples == used and sol.precision == precision
+    assert (sol.front, sol.middle, sol.back) == tuple(
+        solver.format_cards([int(codes[p]) for p in range(13) if int(masks[best, r]) >> p & 1])
+        for r in range(3))
+
+
+def test_adaptive_sampling_is_reproducible_and_stops_early_on_clear_hands():
+    clear = "As Ks Qs Js Ts 9h 9d 9c 2h 2d 5c 6c 7c"
+    a = solver.solve(clear, "classic", samples=2000, seed=1, precision=0.1)
+    assert a == solver.solve(clear, "classic", samples=2000, seed=1, precision=0.1)
+    assert a.samples < 2000
+    fixed = solver.solve(clear, "classic", samples=2000, seed=1)
+    assert (a.front, a.middle, a.back) == (fixed.front, fixed.middle, fixed.back)
+    assert fixed.precision is None and fixed.samples == 2000
+    capped = solver.solve(_close_call_hand(), "classic", players=2, samples=200, seed=2,
+                          precision=1e-6)
+    assert capped.samples == 200                      # never past the cap
+
+
+@pytest.mark.parametrize("precision", [0, -0.1, float("nan"), "0.1", True])
+def test_adaptive_sampling_refuses_a_bad_precision(precision):
+    with pytest.raises(ValueError, match="precision must be a positive number"):
+        solver.solve(_close_call_hand(), "classic", samples=100, precision=precision)
+
+
+def test_adaptive_sampling_needs_sampling():
+    hand = "As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2d"
+    opponents = solver.sample_opponents(hand, "pagat", samples=3, players=2)
+    with pytest.raises(ValueError, match="nothing to sample"):
+        solver.solve(hand, "pagat", players=2, opponents=opponents, precision=0.1)
