@@ -4,7 +4,8 @@
 ::
 
     python -m solver [solve] [CARDS ...] [--rules joker] [--cut 4c] [--players N]
-                     [--samples 1000] [--seed 0] [--holdout N] [--top 5] [--json]
+                     [--samples 1000] [--seed 0] [--holdout N] [--precision U]
+                     [--top 5] [--json]
                      [--batch FILE] [--workers N] [--quiet]
     python -m solver eval ROW ... [--rules joker] [--cut 4c] [--json]
     python -m solver settle SEAT ... [--rules joker] [--cut 4c] [--declare SEAT ...] [--json]
@@ -102,6 +103,10 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--holdout", type=int, default=None,
                    help="new deals the chosen setting is scored on again for an unbiased EV "
                         "(default: samples // 4; 0: report the in-sample mean)")
+    s.add_argument("--precision", type=float, default=None,
+                   help="sample adaptively until the best setting's lead over every rival "
+                        "is resolved to this many units (--samples is then the most it may "
+                        "use; default: exactly --samples deals)")
     s.add_argument("--top", type=int, default=5, help="alternative settings to show")
     s.add_argument("--batch", metavar="FILE", default=None,
                    help="solve every hand in FILE, one a line ('#' comments; a line may end "
@@ -167,7 +172,7 @@ def _print_json(data) -> None:
 def _solve(args) -> int:
     rs = rule_set(args.rules)
     options = dict(samples=args.samples, seed=args.seed, players=args.players,
-                   holdout=args.holdout, top=args.top)
+                   holdout=args.holdout, top=args.top, precision=args.precision)
     if args.batch is not None:
         if args.cards:
             raise ValueError("give the cards or --batch FILE, not both")

@@ -100,8 +100,11 @@ def solution_text(sol) -> str:
                  f"each row against one opponent's)")
 
     lines.append(f"EV {sol.ev:+.3f} ± {sol.stderr:.3f} units a deal")
-    lines.append(f"  units: your net score in one deal, from the {others} other "
-                 f"player{'s' if others != 1 else ''} together (docs/rules.md#scoring)")
+    if sol.precision is not None:
+        lines.append(f"  adaptive sampling: {sol.samples} deals resolved every rival to "
+                     f"{sol.precision:g} units (or reached the cap)")
+    who = "the other player" if others == 1 else f"the {others} other players together"
+    lines.append(f"  units: your net score in one deal, from {who} (docs/rules.md#scoring)")
     if sol.holdout:
         lines.append(f"  ±: one standard error; measured on {sol.holdout} new deals, not the "
                      f"{sol.samples} that chose the setting")
