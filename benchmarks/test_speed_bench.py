@@ -1,0 +1,155 @@
+"""Speed and scale: the figures the solver promises, measured the way a user meets them.
+
+    python3 -m pip install -e ".[bench]"
+    python3 -m pytest benchmarks/test_speed_bench.py --benchmark-json=speed.json
+
+* ``test_solve_per_hand``: one core, warm, 1000 samples, default options; each round is
+  a different seeded random hand (20 per rule set), so the median is over hands.
+* ``test_model_per_hand``: the opponent model's setting of one hand (the kernel
+  ``solve`` runs for every sampled opponent), 2000 random hands per round.
+* ``test_adaptive_against_fixed``: ``precision=0.05`` (at most 1000 deals) and exactly
+  1000 deals on the same 20 hands, timed alternately; extra_info holds the time ratio
+  and how often both chose the same setting.
+* ``test_threads``: one thread and two, alternately on the same solve; extra_info holds
+  the ratio of the medians.
+* ``test_cold_start``: a fresh interpreter with an empty Numba cache: import, then the
+  first 1000-sample solve; extra_info holds the seconds and the peak memory.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numba
+import numpy as np
+import pytest
+
+import solver
+from solver.cards import card_name, deck_codes
+
+CASES = {"joker": (17, None), "bonus": (16, "7c"), "classic": (13, None), "pagat": (13, None)}
+
+
+def _hands(rule_set, count=20):
+    n, cut = CASES[rule_set]
+    exclude = solver.cards.parse_codes(cut, rule_set) if cut else []
+    deck = [c for c in deck_codes(rule_set) if c not in exclude]
+    rng = np.random.default_rng(2026)
+    return [" ".join(card_name(int(c)) for c in rng.choice(deck, n, replace=False))
+            for _ in range(count)], cut
+
+
+def _rotating(hands):
+    """A setup function for benchmark.pedantic: a different hand each round."""
+    it = iter(hands * 2)
+    return lambda: ((next(it),), {})
+
+
+@pytest.mark.parametrize("rule_set", list(CASES))
+def test_solve_per_hand(benchmark, one_core, rule_set):
+    hands, cut = _hands(rule_set)
+    solver.solve(hands[0], rule_set, cut, samples=20)              # warm
+    benchmark.pedantic(lambda hand: solver.solve(hand, rule_set, cut, samples=1000),
+                       setup=_rotating(hands), rounds=len(hands), iterations=1)
+    benchmark.extra_info.update(hands=len(hands), samples=1000, threads=1)
+
+
+@pytest.mark.parametrize("rule_set", ["joker", "bonus", "classic"])
+def test_model_per_hand(benchmark, one_core, rule_set):
+    from solver.policy import builtin_policy, set_hands
+    rs = solver.rule_set(rule_set)
+    n, cut = CASES[rule_set]
+    exclude = solver.cards.parse_codes(cut, rs) if cut else []
+    deck = np.array([c for c in deck_codes(rs) if c not in exclude], np.int64)
+    rng = np.random.default_rng(7)
+    hands = np.array([rng.choice(deck, n, replace=False) for _ in range(2000)])[:, None, :]
+    tables = solver.rows.tables_for(rs, cut)
+    kind, mt, field = builtin_policy(None, rs, 4, solver.rows.bonus_rank_of(rs, cut))
+    args = (tables, kind, mt, rs.scoring_params(), field, 4, False)
+    set_hands(hands[:2], *args)                                      # warm
+    benchmark.pedantic(set_hands, args=(hands,) + args, rounds=7, iterations=1)
+    per_hand = benchmark.stats.stats.median / len(hands)
+    benchmark.extra_info.update(hands=len(hands), cards=n, us_per_hand=per_hand * 1e6)
+
+
+@pytest.mark.parametrize("rule_set", ["joker", "classic"])
+def test_adaptive_against_fixed(benchmark, one_core, rule_set):
+    hands, cut = _hands(rule_set)
+    solver.solve(hands[0], rule_set, cut, samples=20, precision=0.05)
+    times = {"fixed": [], "adaptive": []}
+    same = 0
+    used = []
+    for hand in hands:
+        t0 = time.perf_counter()
+        fixed = solver.solve(hand, rule_set, cut, samples=1000)
+        t1 = time.perf_counter()
+        adaptive = solver.solve(hand, rule_set, cut, samples=1000, precision=0.05)
+        t2 = time.perf_counter()
+        times["fixed"].append(t1 - t0)
+        times["adaptive"].append(t2 - t1)
+        used.append(adaptive.samples)
+        same += (fixed.front, fixed.middle, fixed.back) == \
+            (adaptive.front, adaptive.middle, adaptive.back)
+    ratio = float(np.median(times["adaptive"]) / np.median(times["fixed"]))
+    benchmark.extra_info.update(
+        fixed_median_s=float(np.median(times["fixed"])),
+        adaptive_median_s=float(np.median(times["adaptive"])), adaptive_over_fixed=ratio,
+        same_choice=f"{same}/{len(hands)}", median_deals_used=float(np.median(used)))
+    benchmark.pedantic(lambda: None, rounds=1, iterations=1)     # the figures are above
+
+
+@pytest.mark.parametrize("rule_set, samples", [("joker", 10000), ("classic", 1000)])
+def test_threads(benchmark, rule_set, samples):
+    hands, cut = _hands(rule_set, 1)
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("one core")
+    before = numba.get_num_threads()
+    solver.solve(hands[0], rule_set, cut, samples=20)
+    times = {1: [], 2: []}
+    try:
+        for _ in range(3 if samples > 1000 else 7):
+            for threads in (1, 2):
+                numba.set_num_threads(threads)
+                t0 = time.perf_counter()
+                solver.solve(hands[0], rule_set, cut, samples=samples)
+                times[threads].append(time.perf_counter() - t0)
+    finally:
+        numba.set_num_threads(before)
+    benchmark.extra_info.update(
+        samples=samples, one_thread_median_s=float(np.median(times[1])),
+        two_threads_median_s=float(np.median(times[2])),
+        speedup=float(np.median(times[1]) / np.median(times[2])))
+    benchmark.pedantic(lambda: None, rounds=1, iterations=1)
+
+
+COLD = """
+import sys, time, json
+t0 = time.perf_counter()
+import solver, numba
+numba.set_num_threads(1)
+t1 = time.perf_counter()
+solver.solve(sys.argv[1], sys.argv[2], None if sys.argv[3] == '-' else sys.argv[3])
+t2 = time.perf_counter()
+peak_kb = next(int(line.split()[1]) for line in open('/proc/self/status')
+               if line.startswith('VmHWM'))
+print(json.dumps(dict(import_s=t1 - t0, first_solve_s=t2 - t1, peak_rss_mb=peak_kb / 1024)))
+"""
+
+
+@pytest.mark.parametrize("rule_set", ["joker", "classic"])
+def test_cold_start(benchmark, rule_set):
+    """A fresh interpreter whose Numba cache is empty (NUMBA_CACHE_DIR points to a new
+    folder; the row tables stay cached): what a first run costs."""
+    hands, cut = _hands(rule_set, 1)
+
+    def run():
+        with tempfile.TemporaryDirectory() as cache:
+            env = dict(os.environ, NUMBA_CACHE_DIR=cache, SOLVER_QUIET="1")
+            out = subprocess.run([sys.executable, "-c", COLD, hands[0], rule_set, cut or "-"],
+                                 check=True, capture_output=True, text=True, env=env)
+        return json.loads(out.stdout)
+
+    result = benchmark.pedantic(run, rounds=2, iterations=1)
+    benchmark.extra_info.update(result)
