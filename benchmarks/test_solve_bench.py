@@ -55,6 +55,19 @@ def test_solve_growth_with_samples(benchmark, one_core, rule_set, samples):
     benchmark.extra_info["samples"] = samples
 
 
+
+@pytest.mark.parametrize("samples", [100, 300, 1000, 3000])
+@pytest.mark.parametrize("rule_set", ["joker", "bonus", "classic", "pagat"])
+def test_solve_time_by_samples(benchmark, one_core, rule_set, samples):
+    """Solve time against samples, per rule set (and so per number of cards: 17, 16, 13
+    and 13), one core; the points `notebooks/performance.ipynb` plots."""
+    hand, cut = _hand(rule_set)
+    solver.solve(hand, rule_set, cut, samples=20)            # warm: compile/load, tables
+    sol = benchmark.pedantic(solver.solve, args=(hand, rule_set, cut),
+                             kwargs=dict(samples=samples), rounds=3, iterations=1)
+    benchmark.extra_info.update(rule_set=rule_set, samples=samples, cards=len(hand.split()),
+                                candidates=sol.candidates)
+
 FRESH = """
 import sys, time, json
 t0 = time.perf_counter()
