@@ -579,7 +579,7 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     discards = format_cards([own[p] for p in range(len(own)) if not used >> p & 1])
     rows, scoop, scooped, home_runs, bonus = _describe(cand_vals[best], opp_vals, opp_fouled,
                                                         opp_auto, params)
-    compared = rows[0].sum()
+    compared = int(rows[0].sum())
     row_rates = {name: tuple(float(x) / compared if compared else 0.0 for x in rows[r])
                  for r, name in enumerate(ROWS)}
     alternatives = tuple(Alternative(*rows_text(i), float(means[i]),

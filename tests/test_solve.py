@@ -147,6 +147,13 @@ def test_classic_declares_a_dragon():
     assert sol.ev_declare > sol.ev                             # opponent has a dragon too)
 
 
+def test_statistics_are_plain_python_numbers():
+    sol = solver.solve("As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d", "classic", samples=30)
+    numbers = [sol.ev, sol.stderr, sol.ev_in_sample, sol.p_home_run, sol.bonus_units,
+               *sol.p_scoop, *sol.p_scooped, *(x for r in sol.row_rates.values() for x in r)]
+    assert all(type(x) is float for x in numbers)
+
+
 def test_statistics_are_consistent():
     hand = "Ah Ad Kh Kd Qs Qc Js Th 9h 8c 7d 6s 5h 4d 3c 2s 2h"
     sol = solver.solve(hand, "joker", samples=60)
