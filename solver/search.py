@@ -71,27 +71,42 @@ def cards_of_mask(mask, codes):
 def five_subsets(codes, t):
     """Masks and ordinals of every 5-card subset of the hand, in lexicographic order.
 
-    The lookup of :func:`solver.kernels.ordinal5`, built up loop by loop: each card adds
-    its word (rank key and suit counts, see :mod:`solver.tables`) to a sum shared by every
-    subset with the same first cards."""
+    The lookup of :func:`solver.kernels.ordinal5`, from shared sums: a subset is a pair of
+    cards a < b and a triple of later cards, whose words (sums of ``card_word``, see
+    :mod:`solver.tables`) and masks are made once, in lexicographic order, so that a
+    pair's triples are the suffix from ``first[b + 1]`` and the loop over them is long and
+    simple."""
     n = codes.shape[0]
     count = n * (n - 1) * (n - 2) * (n - 3) * (n - 4) // 120
     masks = np.empty(count, np.int64)
     ords = np.empty(count, np.int64)
     word = t.card_word[codes]
+    n3 = n * (n - 1) * (n - 2) // 6
+    words3 = np.empty(n3, np.int64)
+    masks3 = np.empty(n3, np.int64)
+    first = np.empty(n + 1, np.int64)        # first[c]: first triple of cards c and above
+    q = 0
+    for c in range(n):
+        first[c] = q
+        for d in range(c + 1, n):
+            for e in range(d + 1, n):
+                words3[q] = word[c] + word[d] + word[e]
+                masks3[q] = (1 << c) | (1 << d) | (1 << e)
+                q += 1
+    first[n] = n3
     k = 0
     for a in range(n):
-        wa, ma = word[a], 1 << a
         for b in range(a + 1, n):
-            wb, mb = wa + word[b], ma | (1 << b)
-            for c in range(b + 1, n):
-                wc, mc = wb + word[c], mb | (1 << c)
-                for d in range(c + 1, n):
-                    wd, md = wc + word[d], mc | (1 << d)
-                    for e in range(d + 1, n):
-                        masks[k] = md | (1 << e)
-                        ords[k] = ordinal_of_word5(wd + word[e], t)
-                        k += 1
+            w, m = word[a] + word[b], (1 << a) | (1 << b)
+            # Views, so that every index in the loop counts from 0: Numba then drops its
+            # test for a negative index (a third of the time, side by side).
+            tail_words, tail_masks = words3[first[b + 1]:], masks3[first[b + 1]:]
+            size = tail_words.shape[0]
+            out_masks, out_ords = masks[k:k + size], ords[k:k + size]
+            for i in range(size):
+                out_masks[i] = m | tail_masks[i]
+                out_ords[i] = ordinal_of_word5(w + tail_words[i], t)
+            k += size
     return masks, ords
 
 
