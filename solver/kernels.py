@@ -28,8 +28,9 @@ def position(word, t):
 
 @njit(inline="always")
 def suited(word):
-    """1 if the real cards of a five-card row's word share one suit, else 0: a suit count
-    of 5 (jokers count in every suit) plus 3 is the only one that sets the field's top bit."""
+    """1 if the real cards of a five-card row's word share one suit, else 0: adding 3 to
+    each 4-bit suit count (0..5; jokers count in every suit) sets a field's top bit only
+    where the count is 5."""
     return 1 if (word + 0x3333) & 0x8888 else 0
 
 
