@@ -1,13 +1,20 @@
 """Five-card rows per second: our Numba kernel on three decks, and established Python-
-callable evaluators on the same standard hands, in one run (JIT warmed up first).
+callable evaluators on the same standard hands, in one run (JIT warmed up first); and
+``search.five_subsets``, every 5-card subset of a hand, as the opponent model and the
+search call it (the library's hottest lookup loop).
 
     python3 -m pip install -e ".[bench]" && python3 -m pytest benchmarks/test_rows_bench.py
 """
+from math import comb
+
 import numpy as np
 import pytest
 
 import solver
+from solver._jit import njit
 from solver.cards import card_name, deck_codes
+from solver.rows import tables_for
+from solver.search import five_subsets
 
 N_OURS = 2_000_000      # rows per timed call of our kernel
 N_PEER = 100_000        # hands per timed call of a peer (a Python call per hand)
@@ -36,11 +43,36 @@ def test_ours(benchmark, one_core, rule_set, cut, standard_rows):
         np.random.default_rng(2), rule_set, N_OURS, exclude)
     solver.evaluate_rows(rows[:10], rule_set, cut)           # compile / load, build tables
     from solver import kernels
-    from solver.rows import tables_for
     t = tables_for(rule_set, cut)
     out = benchmark(kernels.values5, rows, t)                 # the kernel, validation aside
     benchmark.extra_info["rows"] = len(rows)
     assert (out > 0).all()
+
+
+N_HANDS = 2000          # hands per timed call of five_subsets
+
+
+@njit
+def _five_subsets_of_hands(hands, t):
+    """five_subsets of each hand, one call a hand from compiled code (as the opponent
+    model calls it)."""
+    total = 0
+    for h in range(hands.shape[0]):
+        masks, ords = five_subsets(hands[h], t)
+        total += ords[0] + masks[0]
+    return total
+
+
+@pytest.mark.parametrize("rule_set, n", [("classic", 13), ("joker", 17)])
+def test_five_subsets(benchmark, one_core, rule_set, n):
+    rng = np.random.default_rng(7)
+    deck = np.array(deck_codes(rule_set), np.int64)
+    hands = np.array([rng.choice(deck, n, replace=False) for _ in range(N_HANDS)])
+    t = tables_for(rule_set)
+    _five_subsets_of_hands(hands[:2], t)                      # compile / load
+    benchmark(_five_subsets_of_hands, hands, t)
+    benchmark.extra_info["rows"] = N_HANDS * comb(n, 5)       # subsets looked up
+    benchmark.extra_info["hands"] = N_HANDS
 
 
 def _phevaluator(hands):

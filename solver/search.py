@@ -39,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import njit
-from .kernels import ordinal3
+from .kernels import ordinal3, ordinal_of_word5
 from .rules import CATEGORY_INDEX, RuleSet
 from .scoring import row_bonus
 
@@ -75,34 +75,42 @@ def cards_of_mask(mask, codes):
 def five_subsets(codes, t):
     """Masks and ordinals of every 5-card subset of the hand, in lexicographic order.
 
-    The lookup of :func:`solver.kernels.ordinal5`, built up loop by loop: each card adds
-    its rank key, plus a whole table span per joker, to one flat index into ``t.ord5``
-    (the sums are shared by every subset with the same first cards; the flat index saved
-    a tenth of the time of indexing three dimensions, side by side)."""
+    The lookup of :func:`solver.kernels.ordinal5`, from shared sums: a subset is a pair of
+    cards a < b and a triple of later cards, whose words (sums of ``card_word``, see
+    :mod:`solver.tables`) and masks are made once, in lexicographic order, so that a
+    pair's triples are the suffix from ``first[b + 1]`` and the loop over them is long and
+    simple."""
     n = codes.shape[0]
     count = n * (n - 1) * (n - 2) * (n - 3) * (n - 4) // 120
     masks = np.empty(count, np.int64)
     ords = np.empty(count, np.int64)
-    span = t.ord5.shape[2]
-    flat = t.ord5.reshape(-1)
-    suited_offset = t.ord5.shape[1] * span
-    key = t.card_key[codes].astype(np.int64) + t.card_joker[codes].astype(np.int64) * span
-    bit = t.card_suit_bit[codes]
+    word = t.card_word[codes]
+    n3 = n * (n - 1) * (n - 2) // 6
+    words3 = np.empty(n3, np.int64)
+    masks3 = np.empty(n3, np.int64)
+    first = np.empty(n + 1, np.int64)        # first[c]: first triple of cards c and above
+    q = 0
+    for c in range(n):
+        first[c] = q
+        for d in range(c + 1, n):
+            for e in range(d + 1, n):
+                words3[q] = word[c] + word[d] + word[e]
+                masks3[q] = (1 << c) | (1 << d) | (1 << e)
+                q += 1
+    first[n] = n3
     k = 0
     for a in range(n):
-        ka, sa, ma = key[a], bit[a], 1 << a
         for b in range(a + 1, n):
-            kb, sb, mb = ka + key[b], sa | bit[b], ma | (1 << b)
-            for c in range(b + 1, n):
-                kc, sc, mc = kb + key[c], sb | bit[c], mb | (1 << c)
-                for d in range(c + 1, n):
-                    kd, sd, md = kc + key[d], sc | bit[d], mc | (1 << d)
-                    for e in range(d + 1, n):
-                        suits = sd | bit[e]
-                        offset = suited_offset if (suits & (suits - 1)) == 0 else 0
-                        masks[k] = md | (1 << e)
-                        ords[k] = flat[offset + kd + key[e]]
-                        k += 1
+            w, m = word[a] + word[b], (1 << a) | (1 << b)
+            # Views, so that every index in the loop counts from 0: Numba then drops its
+            # test for a negative index (a third of the time, side by side).
+            tail_words, tail_masks = words3[first[b + 1]:], masks3[first[b + 1]:]
+            size = tail_words.shape[0]
+            out_masks, out_ords = masks[k:k + size], ords[k:k + size]
+            for i in range(size):
+                out_masks[i] = m | tail_masks[i]
+                out_ords[i] = ordinal_of_word5(w + tail_words[i], t)
+            k += size
     return masks, ords
 
 

@@ -2,14 +2,28 @@
 
 How a row is looked up (the kernels in :mod:`solver.kernels` do exactly this):
 
-* every card code has a *rank key* (:data:`RANK_KEYS`, 0 for a joker), a joker flag and
-  a suit bit;
-* the sum of the real cards' rank keys identifies their multiset of ranks uniquely among
-  rows with the same number of real cards (the keys were chosen greedily so that every
-  multiset of up to five ranks, each at most five times, has its own sum);
-* a row whose real cards all share one suit is *suited* (it may be a flush);
-* ``ordinal = ord5[suited, jokers, key_sum]`` (or ``ord3[jokers, key_sum]`` for a Front),
-  and ``value = values[ordinal]``.
+* every card code has one integer *word* (``card_word``): its *rank key* shifted left by
+  :data:`solver.kernels.SUIT_BITS`, plus a 4-bit count field per suit holding 1 in the
+  card's own suit (a joker: the key :data:`JOKER_KEY` and 1 in every suit field);
+* a row's word is the sum of its cards' words.  Above the suit fields it holds the row's
+  *key*, the sum of its rank keys, which identifies the multiset of ranks and the number
+  of jokers (the keys were chosen greedily so that every multiset of up to five ranks,
+  each at most five times, plus up to three jokers, has its own sum).  The suit fields
+  count the cards of each suit, a joker in every suit, so a five-card row is *suited*
+  (its real cards share one suit: it may be a flush) exactly when a field holds 5;
+* a deck's rows have few keys (6,176 in the standard deck, 8,554 with jokers) spread over
+  0..630,183, so they are packed by *row displacement* (Tarjan and Yao): the key range is
+  cut into blocks of ``2 ** ROW_SHIFT`` keys, and block ``b`` starts at ``disp[b]`` of a
+  short array, chosen so that the blocks, overlaid, put all keys on distinct *positions*:
+  ``position = disp[key >> ROW_SHIFT] + (key & (2 ** ROW_SHIFT - 1))``;
+* ``ordinal = ord5[suited, position]`` (or ``ord3[position]`` for a Front), and
+  ``value = values[ordinal]``; ``value5[suited, position]`` holds a five-card row's value
+  itself (one lookup fewer, for :func:`solver.kernels.values5`).
+
+Positions number 7,097 (standard deck) to 9,366 (``joker``), so the tables a random row
+touches (``disp``, 7-10 KB, and one half of ``value5`` or ``ord5``, 14-37 KB) stay in the
+fastest caches; indexing by the key sum itself (472,726 entries of a layer per joker
+count) took about 1 MB a layer and kept missing them.
 
 Everything hard about a row -- the best replacement of each joker with no card more than
 twice in the row, paired flushes, joker fives, bonus categories -- is settled here, once,
@@ -31,23 +45,25 @@ from typing import NamedTuple, Optional
 import numpy as np
 
 from .cards import FIRST_JOKER, N_CODES, code_rank, code_suit
+from .kernels import ROW_SHIFT, SUIT_BITS
 from .rules import CATEGORY_INDEX as C, RuleSet, rule_set as _rules
 
 RANK_KEYS = (0, 1, 6, 31, 108, 366, 926, 2286, 5733, 12905, 27316, 44676, 94545)
-SPAN5 = 5 * RANK_KEYS[-1] + 1
-SPAN3 = 3 * RANK_KEYS[-1] + 1
+# A joker's key, as if it were a 14th rank: the smallest above the ace's that keeps every
+# row's key distinct, with up to three jokers.
+JOKER_KEY = 147031
 CATEGORY_SHIFT = 20
 MAX_COPIES_OF_A_CARD = 2        # docs/rules.md#jokers: no card more than twice in a row
 
 
 class RowTables(NamedTuple):
     """The arrays the row kernels take (see the module docstring)."""
-    card_key: np.ndarray       # int32[68]
-    card_joker: np.ndarray     # int32[68]
-    card_suit_bit: np.ndarray  # int32[68]
-    ord5: np.ndarray           # uint16[2, jokers + 1, SPAN5]
-    ord3: np.ndarray           # uint16[jokers + 1, SPAN3]
-    values: np.ndarray         # int32[n_ordinals + 1]; values[0] = -1
+    card_word: np.ndarray      # int64[68]: rank key << SUIT_BITS | a 4-bit count per suit
+    disp: np.ndarray           # uint16[max key >> ROW_SHIFT + 1]: each block's offset
+    ord5: np.ndarray           # uint16[2, n_positions]: [suited, position] -> ordinal
+    ord3: np.ndarray           # uint16[n_positions]: position -> ordinal of a Front
+    value5: np.ndarray         # int32[2, n_positions]: [suited, position] -> value, or -1
+    values: np.ndarray         # int32[n_ordinals + 1]: ordinal -> value; values[0] = -1
 
 
 def make_value(category: int, digits: tuple[int, ...] = ()) -> int:
@@ -170,44 +186,87 @@ def _rank_multisets(size: int, max_count: int):
             yield ranks
 
 
+def _row_key(ranks: tuple[int, ...], jokers: int) -> int:
+    """The key of a row: the sum of its cards' rank keys (a joker's is JOKER_KEY)."""
+    return sum(RANK_KEYS[r] for r in ranks) + jokers * JOKER_KEY
+
+
+def _displace(keys: list[int]) -> np.ndarray:
+    """Row displacement (Tarjan and Yao, "Storing a sparse table", 1979): an offset for each
+    block of ``2 ** ROW_SHIFT`` consecutive keys such that ``offset[key >> ROW_SHIFT] +
+    (key & (2 ** ROW_SHIFT - 1))`` differs for any two of ``keys``.  Blocks are placed
+    fullest first, each at the first offset where all its keys fall on free positions."""
+    width = 1 << ROW_SHIFT
+    members: dict[int, list[int]] = {}
+    for key in keys:
+        members.setdefault(key >> ROW_SHIFT, []).append(key & (width - 1))
+    offsets = np.zeros(max(members) + 1, np.int64)
+    taken = np.zeros(len(keys) + width, bool)          # positions used so far
+    for block in sorted(members, key=lambda b: (-len(members[b]), b)):
+        columns = members[block]
+        while True:
+            free = np.ones(len(taken) - width + 1, bool)  # offset d: free for every column
+            for c in columns:
+                free &= ~taken[c:c + len(free)]
+            if free.any():
+                break
+            taken = np.concatenate([taken, np.zeros(width, bool)])
+        offset = int(np.argmax(free))                  # the first free offset
+        taken[[offset + c for c in columns]] = True
+        offsets[block] = offset
+    return offsets
+
+
 def _build(rules: RuleSet, bonus_rank: int) -> RowTables:
     # Copies of each rank in the deck.  (Cutting a card leaves its rank one copy fewer;
     # the table keeps the entries that rank can no longer reach: they are never looked up.)
     copies = 3 + rules.spade_copies
     jokers = rules.jokers
-    entries5: list[tuple[int, int, int, int]] = []   # (suited, jokers, key sum, value)
-    entries3: list[tuple[int, int, int]] = []
+    entries5: list[tuple[int, int, int]] = []   # (suited, key, value)
+    entries3: list[tuple[int, int]] = []        # (key, value)
     for j in range(jokers + 1):
         for ranks in _rank_multisets(5 - j, copies):
-            key = sum(RANK_KEYS[r] for r in ranks)
-            entries5.append((0, j, key, best_value(ranks, j, False, bonus_rank)))
+            key = _row_key(ranks, j)
+            entries5.append((0, key, best_value(ranks, j, False, bonus_rank)))
             if max((ranks.count(r) for r in set(ranks)), default=0) <= rules.spade_copies:
-                entries5.append((1, j, key, best_value(ranks, j, True, bonus_rank)))
+                entries5.append((1, key, best_value(ranks, j, True, bonus_rank)))
         for ranks in _rank_multisets(3 - j, copies):
-            key = sum(RANK_KEYS[r] for r in ranks)
-            entries3.append((j, key, best_value(ranks, j, False, bonus_rank)))
+            entries3.append((_row_key(ranks, j), best_value(ranks, j, False, bonus_rank)))
 
     values = np.array(sorted({e[-1] for e in entries5} | {e[-1] for e in entries3}), np.int64)
     ordinal = {int(v): i + 1 for i, v in enumerate(values)}
     assert len(values) < 2 ** 16
-    ord5 = np.zeros((2, jokers + 1, SPAN5), np.uint16)
-    for suited, j, key, v in entries5:
-        assert ord5[suited, j, key] == 0, "rank keys must not collide"
-        ord5[suited, j, key] = ordinal[v]
-    ord3 = np.zeros((jokers + 1, SPAN3), np.uint16)
-    for j, key, v in entries3:
-        ord3[j, key] = ordinal[v]
 
-    card_key = np.zeros(N_CODES, np.int32)
-    card_joker = np.zeros(N_CODES, np.int32)
-    card_suit_bit = np.zeros(N_CODES, np.int32)
+    # One packing of every key, Fronts' and five-card rows' alike.
+    disp = _displace(sorted({e[1] for e in entries5} | {e[0] for e in entries3}))
+
+    def position(key: int) -> int:
+        return int(disp[key >> ROW_SHIFT]) + (key & ((1 << ROW_SHIFT) - 1))
+
+    n_positions = 1 + max(position(e[1]) for e in entries5)
+    n_positions = max(n_positions, 1 + max(position(e[0]) for e in entries3))
+    assert n_positions <= 2 ** 16
+    ord5 = np.zeros((2, n_positions), np.uint16)
+    value5 = np.full((2, n_positions), -1, np.int32)
+    for suited, key, v in entries5:
+        p = position(key)
+        assert ord5[suited, p] == 0, "rank keys must not collide"
+        ord5[suited, p] = ordinal[v]
+        value5[suited, p] = v
+    ord3 = np.zeros(n_positions, np.uint16)
+    for key, v in entries3:
+        p = position(key)
+        assert ord3[p] == 0, "rank keys must not collide"
+        ord3[p] = ordinal[v]
+
+    card_word = np.zeros(N_CODES, np.int64)
     for code in range(N_CODES):
-        if code >= FIRST_JOKER:
-            card_joker[code] = 1
+        if code >= FIRST_JOKER:         # a joker counts in every suit: it never unsuits a row
+            card_word[code] = (JOKER_KEY << SUIT_BITS) | 0x1111
         else:
-            card_key[code] = RANK_KEYS[code_rank(code)]
-            card_suit_bit[code] = 1 << code_suit(code)
-    return RowTables(card_key, card_joker, card_suit_bit, ord5, ord3,
+            suit_field = 1 << 4 * code_suit(code)
+            card_word[code] = (RANK_KEYS[code_rank(code)] << SUIT_BITS) | suit_field
+    return RowTables(card_word, disp.astype(np.uint16), ord5, ord3, value5,
                      np.concatenate([[-1], values]).astype(np.int32))
 
 
@@ -224,10 +283,11 @@ def _cache_dir() -> Optional[Path]:
 @functools.lru_cache(maxsize=None)
 def _source_digest() -> str:
     # Tables are a pure function of the code that builds them (this module, the ladder in
-    # rules.py, the card codes in cards.py): rebuild whenever any of it changes.
+    # rules.py, the card codes in cards.py, the layout constants in kernels.py): rebuild
+    # whenever any of it changes.
     here = Path(__file__).parent
     digest = hashlib.sha256()
-    for name in ("tables.py", "rules.py", "cards.py"):
+    for name in ("tables.py", "rules.py", "cards.py", "kernels.py"):
         digest.update((here / name).read_bytes())
     return digest.hexdigest()[:16]
 
