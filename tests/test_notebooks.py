@@ -95,7 +95,9 @@ def test_performance_plots_the_saved_results(monkeypatch, strength_dir):
               {"RESULTS_DIRS": [str(ROOT / "benchmarks" / "results"), str(strength_dir)]},
               monkeypatch)
     text = _all_text(nb)
-    assert "1 play-strength file(s)" in text and "no play-strength results" not in text
+    strength_files = sum(isinstance(json.loads(p.read_text()), list) for p in saved) + 1
+    assert f"{strength_files} play-strength file(s)" in text
+    assert "no play-strength results" not in text
     assert "rows/s" in text and "first solve" in text
     assert _pngs(nb) >= 4          # throughput, by samples, by cards (a run), strength
 
