@@ -41,7 +41,7 @@ COMMANDS = ("solve", "eval", "settle", "deal")
 _ROW_SEPARATOR = re.compile(r"\s*[/|]\s*")
 
 PROGRESS_NOTE = """\
-progress: the first run compiles the solver's kernels (about 30 s; cached on disk
+progress: the first run compiles the solver's kernels (about 15 s; cached on disk
 afterwards) and says so on stderr; --batch draws a progress bar on a terminal. One
 solve is one compiled call, so it has no progress bar of its own. --quiet, or
 SOLVER_QUIET=1 in the environment, turns both off."""

@@ -22,7 +22,7 @@ from typing import Iterable, Iterator
 import numba
 
 QUIET_ENV = "SOLVER_QUIET"
-COMPILE_NOTICE = "compiling the solver's kernels (first run only, about 30 s)..."
+COMPILE_NOTICE = "compiling the solver's kernels (first run only, about 15 s on two cores)..."
 
 _noticed = False          # the notice has been printed in this process
 

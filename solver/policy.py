@@ -183,14 +183,13 @@ def reference_field(rules: RuleSet, n_seats: int) -> np.ndarray:
     return np.load(path)
 
 
-# --- every built-in policy behind one kernel -------------------------------------------------
+# --- the built-in policies, many hands at a time ---------------------------------------------
 # Policies by code, for the kernels that set many hands (solve's opponents, self-play).
 POLICY_TABLE = 0      # solver.model.table_set: the default opponent model
 POLICY_FIELD = 1      # field_policy: the model before the table setter (kept to compare)
 POLICY_SBF = 2        # strongest_back_first
 
 
-@njit
 def set_hand(codes, t, kind, mt, params, field, n_seats):
     """(front, middle, back) position masks of one hand set by built-in policy ``kind``."""
     if kind == POLICY_TABLE:
@@ -206,37 +205,90 @@ def set_hands(hands, t, kind, mt, params, field, n_seats, detect_auto):
     set by built-in policy ``kind``.  hands: (S, k, dealt) card codes.  Few hands are
     set on one thread (:func:`solver._jit.threads_for`)."""
     with threads_for(hands.shape[0] * hands.shape[1]):
-        return set_hands_kernel(hands, t, kind, mt, params, field, n_seats, detect_auto)
+        if kind == POLICY_TABLE:
+            return _set_hands_table(hands, t, mt, detect_auto)
+        if kind == POLICY_FIELD:
+            return _set_hands_field(hands, t, params, field, n_seats, detect_auto)
+        return _set_hands_sbf(hands, t, detect_auto)
+
+
+def set_hands_kernel(kind):
+    """The jitted kernel :func:`set_hands` runs for policy ``kind`` (one a policy: each
+    compiles only when it is first used, so a solve with the default model does not
+    wait for the others to compile)."""
+    return {POLICY_TABLE: _set_hands_table, POLICY_FIELD: _set_hands_field}.get(
+        kind, _set_hands_sbf)
+
+
+# The three kernels share their bookkeeping; samples are set in parallel (Numba
+# threads), each writing only its own slots, so results never depend on the number of
+# threads.
+@njit(inline="always")
+def _outputs(hands):
+    S, n_opp = hands.shape[0], hands.shape[1]
+    return (np.zeros((S, n_opp, 3), np.int32), np.zeros((S, n_opp), np.int8),
+            np.zeros((S, n_opp, 3), np.int64))
+
+
+@njit(inline="always")
+def _declares(codes, detect_auto, auto, s, k):
+    """Whether the hand declares an automatic win (a sensible player does); records it."""
+    if not detect_auto:
+        return False
+    kind_auto = automatic_win_kind(codes)
+    if kind_auto == 0:
+        return False
+    auto[s, k] = AUTO_DRAGON if kind_auto == KIND_DRAGON else AUTO_PLAIN
+    return True
+
+
+@njit(inline="always")
+def _record(codes, f, m, b, t, vals, masks, s, k):
+    """Store a setting's masks and row values."""
+    masks[s, k, 0] = f
+    masks[s, k, 1] = m
+    masks[s, k, 2] = b
+    row = cards_of_mask(f, codes)
+    vals[s, k, 0] = t.values[ordinal3(row[0], row[1], row[2], t)]
+    row = cards_of_mask(m, codes)
+    vals[s, k, 1] = t.values[ordinal5(row[0], row[1], row[2], row[3], row[4], t)]
+    row = cards_of_mask(b, codes)
+    vals[s, k, 2] = t.values[ordinal5(row[0], row[1], row[2], row[3], row[4], t)]
 
 
 @njit(parallel=True)
-def set_hands_kernel(hands, t, kind, mt, params, field, n_seats, detect_auto):
-    """:func:`set_hands`' kernel.
-
-    Samples are set in parallel (Numba threads); each writes only its own slots, so the
-    result is the same whatever the number of threads."""
-    S, n_opp = hands.shape[0], hands.shape[1]
-    vals = np.zeros((S, n_opp, 3), np.int32)
-    auto = np.zeros((S, n_opp), np.int8)
-    masks = np.zeros((S, n_opp, 3), np.int64)
-    for s in prange(S):
-        for k in range(n_opp):
+def _set_hands_table(hands, t, mt, detect_auto):
+    vals, auto, masks = _outputs(hands)
+    for s in prange(hands.shape[0]):
+        for k in range(hands.shape[1]):
             codes = hands[s, k]
-            if detect_auto:
-                kind_auto = automatic_win_kind(codes)
-                if kind_auto != 0:      # a sensible player declares it
-                    auto[s, k] = AUTO_DRAGON if kind_auto == KIND_DRAGON else AUTO_PLAIN
-                    continue
-            f, m, b = set_hand(codes, t, kind, mt, params, field, n_seats)
-            masks[s, k, 0] = f
-            masks[s, k, 1] = m
-            masks[s, k, 2] = b
-            row = cards_of_mask(f, codes)
-            vals[s, k, 0] = t.values[ordinal3(row[0], row[1], row[2], t)]
-            row = cards_of_mask(m, codes)
-            vals[s, k, 1] = t.values[ordinal5(row[0], row[1], row[2], row[3], row[4], t)]
-            row = cards_of_mask(b, codes)
-            vals[s, k, 2] = t.values[ordinal5(row[0], row[1], row[2], row[3], row[4], t)]
+            if not _declares(codes, detect_auto, auto, s, k):
+                f, m, b, _ = table_set(codes, t, mt)
+                _record(codes, f, m, b, t, vals, masks, s, k)
+    return vals, auto, masks
+
+
+@njit(parallel=True)
+def _set_hands_field(hands, t, params, field, n_seats, detect_auto):
+    vals, auto, masks = _outputs(hands)
+    for s in prange(hands.shape[0]):
+        for k in range(hands.shape[1]):
+            codes = hands[s, k]
+            if not _declares(codes, detect_auto, auto, s, k):
+                f, m, b = field_policy(codes, t, params, field, n_seats)
+                _record(codes, f, m, b, t, vals, masks, s, k)
+    return vals, auto, masks
+
+
+@njit(parallel=True)
+def _set_hands_sbf(hands, t, detect_auto):
+    vals, auto, masks = _outputs(hands)
+    for s in prange(hands.shape[0]):
+        for k in range(hands.shape[1]):
+            codes = hands[s, k]
+            if not _declares(codes, detect_auto, auto, s, k):
+                f, m, b = strongest_back_first(codes, t)
+                _record(codes, f, m, b, t, vals, masks, s, k)
     return vals, auto, masks
 
 
@@ -245,7 +297,8 @@ POLICY_NAMES = ("table", "field", "sbf")
 
 @functools.lru_cache(maxsize=None)
 def _placeholder_tables() -> ModelTables:
-    # set_hand takes model tables whatever the policy; those that do not use them get these.
+    # builtin_policy returns model tables whatever the policy; those that do not use them
+    # get these.
     return ModelTables(np.zeros((3, 1, N_RECORD), np.float32),
                        np.zeros((3, 1, 2), np.float32), np.zeros(N_PARAMS))
 

@@ -190,9 +190,9 @@ def _dominated(kept, n_kept, cand):
 
 @njit
 def _doubled(a):
-    """A copy of a 2-D array with twice the rows (callers grow only when full: a call
+    """A copy of a 2-D int64 array with twice the rows (callers grow only when full: a call
     per append would cost more than the search itself)."""
-    b = np.empty((2 * a.shape[0], a.shape[1]), a.dtype)
+    b = np.empty((2 * a.shape[0], a.shape[1]), np.int64)     # (a.dtype: 2 s to compile)
     b[:a.shape[0]] = a
     return b
 

@@ -18,12 +18,12 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 from numba import prange
 
-from . import scoring
+from . import _warmup, scoring
 from ._checks import check_int, is_int
 from ._jit import compile_notice, njit, threads_for
 from .autowin import KIND_NAMES, auto_code, automatic_win_kind
 from .cards import CardsLike, card_name, deck_codes, format_cards, parse_codes, to_codes
-from .policy import POLICY_NAMES, builtin_policy, set_hands, set_hands_kernel
+from .policy import POLICY_NAMES, POLICY_TABLE, builtin_policy, set_hands, set_hands_kernel
 from .rows import RowValue, _value_of_codes, bonus_rank_of, cut_taken, tables_for
 from .rules import ROWS, SCHEME_SCOOP, RuleSet, rule_set
 from .search import front_bonus_is_monotone, nondominated_arrangements
@@ -537,28 +537,36 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
                                                              opponents, policy)
     holdout_default = holdout is None
     holdout = _check_holdout(holdout, samples, opponents, rs, n_seats)
+    if precision is not None:
+        precision = _check_precision(precision, opponents)
     n_opp = n_seats - 1
     params = rs.scoring_params()
     codes = np.array(own, np.int64)
 
-    _notice_compiling(sampled=opponents is None
-                      and builtin_policy(policy, rs, n_seats, None) is not None)
-    masks, ords = nondominated_arrangements(codes, tables, params)
-    if len(masks) == 0:
-        raise AssertionError("a hand always has a legal arrangement")
-    cand_vals = tables.values[ords].astype(np.int32)
-    if precision is not None:
-        precision = _check_precision(precision, opponents)
-        scores, scored, running, opp_vals, opp_fouled, opp_auto = _adaptive_scores(
-            precision, samples, seed, rs, tables, own, cut, cut_codes, n_seats, policy,
-            cand_vals, params)
-    else:
+    builtin = None if opponents is not None else builtin_policy(policy, rs, n_seats, None)
+    _notice_compiling(None if builtin is None else builtin[0])
+    # A first solve compiles its kernels: the search and scoring ones in another process
+    # while this one compiles the opponents' (solver._warmup), the opponents first.
+    warming = None
+    if builtin is not None and precision is None:
+        warming = _warmup.start(set_hands_kernel(builtin[0]))
+    if precision is None:
         if opponents is not None:
             opp_vals, opp_fouled, opp_auto = _given_opponents(opponents, rs, tables, own,
                                                               cut_codes, n_opp)
         else:
             opp_vals, opp_fouled, opp_auto = _sampled_opponents(
                 rs, tables, own, cut, cut_codes, n_seats, samples, seed, policy)
+    _warmup.finish(warming)
+    masks, ords = nondominated_arrangements(codes, tables, params)
+    if len(masks) == 0:
+        raise AssertionError("a hand always has a legal arrangement")
+    cand_vals = tables.values[ords].astype(np.int32)
+    if precision is not None:
+        scores, scored, running, opp_vals, opp_fouled, opp_auto = _adaptive_scores(
+            precision, samples, seed, rs, tables, own, cut, cut_codes, n_seats, policy,
+            cand_vals, params)
+    else:
         scores = _score_candidates(cand_vals, 0, opp_vals, opp_fouled, opp_auto, params)
         scored = np.full(len(cand_vals), scores.shape[1])
         running = np.arange(len(cand_vals))
@@ -728,10 +736,10 @@ def _cut_text(rs: RuleSet, cut) -> Optional[str]:
     return card_name(min(cut_taken(rs, cut))) if rs.cut_card else None
 
 
-def _notice_compiling(sampled: bool = True) -> bool:
+def _notice_compiling(policy_kind: Optional[int] = POLICY_TABLE) -> bool:
     """The compile notice (:func:`solver._jit.compile_notice`) for the kernels a solve
-    runs: ``sampled``, with the opponents set by a built-in policy."""
+    runs: with ``policy_kind`` not None, the opponents are set by that built-in policy."""
     kernels = [nondominated_arrangements, _score_kernel, _describe]
-    if sampled:
-        kernels.append(set_hands_kernel)
+    if policy_kind is not None:
+        kernels.append(set_hands_kernel(policy_kind))
     return compile_notice(kernels)

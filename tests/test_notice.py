@@ -121,3 +121,19 @@ def test_the_solve_kernels_cached_on_disk_give_no_notice():
                           "--samples", "20", "--top", "0"], env=env, capture_output=True,
                          text=True, check=True)
     assert run.stderr == "" and "best setting" in run.stdout
+
+
+def test_the_warm_up_compiles_what_a_solve_runs(monkeypatch):
+    """The second process compiles exactly the signatures a solve calls (else its work
+    is wasted), and it is only started when it can help."""
+    from solver import _warmup
+    solver.solve(HAND, "classic", samples=20)
+    before = {k: list(k.signatures) for k in _warmup.kernels()}
+    _warmup.compile_them()
+    assert {k: list(k.signatures) for k in _warmup.kernels()} == before
+    from solver.policy import POLICY_TABLE, set_hands_kernel
+    assert _warmup.start(set_hands_kernel(POLICY_TABLE)) is None     # nothing cold here
+    monkeypatch.setenv(_warmup.WARMUP_ENV, "0")
+    cold = numba.njit(lambda x: x)
+    assert _warmup.start(cold) is None
+    _warmup.finish(None)

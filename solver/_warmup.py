@@ -1,0 +1,86 @@
+"""Compile the search and scoring kernels of a solve into Numba's on-disk cache:
+``python -m solver._warmup``.
+
+The first solve on a machine compiles its kernels, about 20 seconds of one core, most of
+it Numba's own work (LLVM's optimisation level barely changes it).  Two groups are
+independent: the kernel that sets the opponents' hands, and those that search, score
+and describe.  When both are cold and there is a second core, :func:`solve` starts this
+module in another process to compile the second group while it compiles the first
+(:func:`start`), then waits for it (:func:`finish`) before it calls those kernels, which
+then load from the cache instead of compiling.  The answer does not depend on it: the
+kernels are the same whichever process compiles them.  ``SOLVER_WARMUP=0`` turns it off.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from typing import Optional
+
+WARMUP_ENV = "SOLVER_WARMUP"
+WAIT_SECONDS = 180
+
+
+def kernels():
+    """The kernels this module compiles (Numba dispatchers)."""
+    from .autowin import automatic_win_kind
+    from .search import nondominated_arrangements
+    from .solve import _describe, _score_kernel
+    return [nondominated_arrangements, _score_kernel, _describe, automatic_win_kind]
+
+
+def compile_them() -> None:
+    """Call each kernel once with the argument types a solve uses (a classic hand: every
+    rule set's row tables have the same types)."""
+    import numpy as np
+
+    from .autowin import automatic_win_kind
+    from .rows import tables_for
+    from .rules import rule_set
+    from .search import nondominated_arrangements
+    from .solve import _describe, _score_candidates
+    rs = rule_set("classic")
+    tables = tables_for(rs)
+    params = rs.scoring_params()
+    codes = np.arange(13, dtype=np.int64) * 4 % 52
+    automatic_win_kind(codes)
+    masks, ords = nondominated_arrangements(codes, tables, params)
+    cand = tables.values[ords].astype(np.int32)
+    opp_vals = np.repeat(cand[:1], 3, axis=0).reshape(1, 3, 3)
+    opp_fouled = np.zeros((1, 3), np.bool_)
+    opp_auto = np.zeros((1, 3), np.int8)
+    _score_candidates(cand, 0, opp_vals, opp_fouled, opp_auto, params)
+    _describe(cand[0], opp_vals, opp_fouled, opp_auto, params)
+
+
+def start(meanwhile) -> Optional[subprocess.Popen]:
+    """Start compiling :func:`kernels` in another process when that can help: some are
+    cold, so is ``meanwhile`` (the kernel this process compiles in the meantime), the
+    machine has a second core, and ``SOLVER_WARMUP`` is not ``0``."""
+    from ._jit import cold_kernels
+    if os.environ.get(WARMUP_ENV, "1") == "0" or (os.cpu_count() or 1) < 2:
+        return None
+    if not cold_kernels([meanwhile]) or not cold_kernels(kernels()):
+        return None
+    try:
+        return subprocess.Popen([sys.executable, "-m", "solver._warmup"],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+    except OSError:
+        return None                   # cannot start a process here: compile in this one
+
+
+def finish(process: Optional[subprocess.Popen]) -> None:
+    """Wait for :func:`start`'s process (at most WAIT_SECONDS; whatever it did not
+    compile, this process compiles when it calls the kernel)."""
+    if process is None:
+        return
+    try:
+        process.wait(timeout=WAIT_SECONDS)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+if __name__ == "__main__":
+    compile_them()
