@@ -269,14 +269,14 @@ def _settle(args) -> int:
 
 
 def _deal(args) -> int:
-    from .arena import _deal as arena_deal
+    from .arena import deal_hands
     rs = rule_set(args.rules)
     seed = check_int("seed", args.seed, 0)
     players = rs.max_seats if args.players is None else args.players
     if players not in rs.seats:
         raise ValueError(f"the {rs.name} rule set plays with "
                          f"{' or '.join(map(str, rs.seats))} players, not {players}")
-    hands, cut = arena_deal(rs, players, seed, 0)
+    hands, cut = deal_hands(rs, players, seed, 0)
     if args.json:
         _print_json(dict(rules=rs.name, seed=seed, cut=cut,
                          hands=[sort_row(h, group=False) for h in hands]))

@@ -43,6 +43,7 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
+from ._checks import check_int, is_int
 from .batch import parallel_map
 from .cards import card_name, deck_codes, format_cards, to_codes
 from .rules import RuleSet, rule_set as _rules
@@ -145,7 +146,11 @@ def setter(spec: "str | Setter | Callable") -> Setter:
         if unknown:
             raise ValueError(f"setter {spec!r}: unknown options {sorted(unknown)} "
                              f"(solve takes samples, model)")
-        samples = _positive_int(kwargs.get("samples", 1000), f"setter {spec!r}: samples")
+        samples = kwargs.get("samples", "1000")
+        if not samples.isdigit():
+            raise ValueError(f"setter {spec!r}: samples must be a positive integer, "
+                             f"not {samples!r}")
+        samples = check_int(f"setter {spec!r}: samples", int(samples), 1)
         return SolveSetter(name=spec, samples=samples, model=kwargs.get("model"))
     if head == "model":
         unknown = set(kwargs) - {"name"}
@@ -157,7 +162,7 @@ def setter(spec: "str | Setter | Callable") -> Setter:
         return ModelSetter(name=spec, model=head)
     if head == "random" and not options:
         return RandomSetter(name=spec)
-    if options and "." in head or options and head.isidentifier():
+    if options and all(part.isidentifier() for part in head.split(".")):
         module = importlib.import_module(head)
         function = getattr(module, options, None)
         if not callable(function):
@@ -167,19 +172,10 @@ def setter(spec: "str | Setter | Callable") -> Setter:
                      f"model[:name=M], field, sbf, random, or module:function")
 
 
-def _positive_int(value, what: str) -> int:
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{what} must be a positive integer, not {value!r}") from None
-    if isinstance(value, bool) or number < 1 or (not isinstance(value, str) and number != value):
-        raise ValueError(f"{what} must be a positive integer, not {value!r}")
-    return number
-
-
 # --- deals and plays ------------------------------------------------------------------------
-def _deal(rs: RuleSet, n_seats: int, seed: int, index: int):
-    """Deal ``index`` of a match: (the hands as texts, the cut card or None)."""
+def deal_hands(rs: RuleSet, n_seats: int, seed: int, index: int):
+    """Deal ``index`` of a match with ``seed``: (the seats' hands as texts, the cut card
+    or None).  ``python -m solver deal --seed S`` shows deal 0."""
     rng = np.random.default_rng([seed, index])
     deck = np.array(deck_codes(rs), np.int64)
     cut = None
@@ -240,7 +236,7 @@ def _play_deal(a: Setter, b: Setter, rs: RuleSet, n_seats: int, layout: str, see
                index: int) -> _DealResult:
     from .rows import is_legal
     from .settle import settle
-    hands, cut = _deal(rs, n_seats, seed, index)
+    hands, cut = deal_hands(rs, n_seats, seed, index)
     settings, seconds, fouls = [], ([], []), [0, 0]
     for side, player in enumerate((a, b)):
         mine = []
@@ -339,8 +335,7 @@ def match(a, b, rules: "str | RuleSet", *, players: Optional[int] = None,
     a, b = setter(a), setter(b)
     rs = _rules(rules)
     n_seats = rs.max_seats if players is None else players
-    if isinstance(n_seats, bool) or not isinstance(n_seats, (int, np.integer)) \
-            or n_seats not in rs.seats:
+    if not is_int(n_seats) or n_seats not in rs.seats:
         raise ValueError(f"players: {rs.name} plays with "
                          f"{' or '.join(map(str, rs.seats))} players, not {players!r}")
     if layout is None:
@@ -349,9 +344,8 @@ def match(a, b, rules: "str | RuleSet", *, players: Optional[int] = None,
         raise ValueError(f"unknown layout {layout!r}; layouts: {', '.join(LAYOUTS)}")
     if (layout == "heads-up") != (n_seats == 2) or (layout == "two-v-two" and n_seats != 4):
         raise ValueError(f"layout {layout!r} does not fit {n_seats} seats")
-    deals = _positive_int(deals, "deals")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed must be an integer, not {seed!r}")
+    deals = check_int("deals", deals, 1)
+    seed = check_int("seed", seed, 0)
     chunk = max(1, min(25, deals // 40 or 1))
     tasks = [(a, b, rs.name, n_seats, layout, int(seed), list(range(i, min(deals, i + chunk))))
              for i in range(0, deals, chunk)]

@@ -7,7 +7,7 @@ import pytest
 import naive
 import solver
 from solver import arena
-from solver.arena import _deal, exploitability, match, setter
+from solver.arena import deal_hands, exploitability, match, setter
 
 
 def test_a_setter_against_itself_scores_zero_on_every_deal():
@@ -32,7 +32,7 @@ def test_deal_results_match_an_independent_referee():
         rs = solver.rule_set(rules)
         result = match("model", "sbf", rules, players=players, deals=2, seed=3, layout=layout)
         for index, got in enumerate(result.values):
-            hands, cut = _deal(rs, players, 3, index)
+            hands, cut = deal_hands(rs, players, 3, index)
             a = [setter("model").set(h, rs, cut, players, 0) for h in hands]
             b = [setter("sbf").set(h, rs, cut, players, 0) for h in hands]
             total = plays = 0
@@ -90,7 +90,8 @@ def test_setter_specs():
     assert setter("solve:samples=200,model=field").model == "field"
     assert setter("model:name=sbf").model == "sbf"
     assert setter("solver.quickset:quick_set").function is solver.quick_set
-    for bad, message in [("solve:samples=0", "positive integer"), ("nonsense", "unknown setter"),
+    for bad, message in [("solve:samples=0", "at least 1"), ("solve:samples=x", "positive integer"),
+                         ("nonsense", "unknown setter"),
                          ("solve:depth=2", "unknown options"), (3, "a setter is")]:
         with pytest.raises(ValueError, match=message):
             setter(bad)

@@ -7,7 +7,7 @@ import pytest
 
 import solver
 from solver import __main__ as cli
-from solver.arena import _deal
+from solver.arena import deal_hands
 
 HAND = "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d"             # classic / pagat
 DRAGON = "As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h"
@@ -172,7 +172,7 @@ def test_settle_with_a_declaration(capsys):
 
 def test_deal(capsys):
     code, out, _ = run(capsys, "deal", "--rules", "bonus", "--seed", "3", "--json")
-    hands, cut = _deal(solver.rule_set("bonus"), 4, 3, 0)
+    hands, cut = deal_hands(solver.rule_set("bonus"), 4, 3, 0)
     data = json.loads(out)
     assert code == 0 and data["cut"] == cut and data["seed"] == 3
     assert [sorted(h.split()) for h in data["hands"]] == [sorted(h.split()) for h in hands]
