@@ -23,11 +23,10 @@ import numpy as np
 from .cards import deck_codes
 from .model import (DATA, Field, TableModel, field_from_rows, mix_fields, model_file,
                     model_seats, model_tables, save_fields)
-from .policy import (POLICY_SBF, POLICY_TABLE, field_name, field_policy, set_hands,
+from .policy import (POLICY_SBF, POLICY_TABLE, field_policy, set_hands,
                      strongest_back_first)
 from .rows import tables_for
 from .rules import RuleSet, rule_set as _rules
-from .scoring import settle_seats
 from .search import cards_of_mask
 from .kernels import ordinal3, ordinal5
 from .tables import row_tables
@@ -171,21 +170,6 @@ def train_field_policy(rule_set: str, n_seats: int, rounds: int = 3, seed: int =
                 new[d, s - 1] = _set(hands[s], t, params, field, n_seats)
         field = new
     return field
-
-
-def head_to_head(rule_set: str, n_seats: int, field: np.ndarray, deals: int, seed: int = 1):
-    """Mean units and standard error of one field-policy seat against baseline seats."""
-    rs = _rules(rule_set)
-    params = rs.scoring_params()
-    rng = np.random.default_rng(seed)
-    results = []
-    for _ in range(deals):
-        t, hands = _deal(rng, rs, n_seats)
-        vals = np.array([_set(hands[0], t, params, field, n_seats)]
-                        + [_set(h, t, params, None, n_seats) for h in hands[1:]], np.int32)
-        results.append(settle_seats(vals, 0, 0, params)[0])   # no fouls, no autos
-    r = np.array(results, float)
-    return r.mean(), r.std(ddof=1) / np.sqrt(len(r))
 
 
 def main(argv=None) -> None:

@@ -1,7 +1,6 @@
 """The arena: duplicate deals accounted exactly, checked settings, reproducible results."""
 import json
 
-import numpy as np
 import pytest
 
 import naive

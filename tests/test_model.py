@@ -10,7 +10,7 @@ import pytest
 import naive
 import solver
 from solver.cards import card_name, deck_codes
-from solver.model import (R_ENV, R_SEP, Field, TableModel, _ev, field_from_rows, mix_fields,
+from solver.model import (R_ENV, R_SEP, Field, _ev, field_from_rows, mix_fields,
                           model_tables, table_set)
 from solver.policy_training import self_play
 from solver.rows import tables_for
