@@ -8,8 +8,10 @@
 * ``test_model_per_hand``: the opponent model's setting of one hand (the kernel
   ``solve`` runs for every sampled opponent), 2000 random hands per round.
 * ``test_adaptive_against_fixed``: ``precision=0.05`` (at most 1000 deals) and exactly
-  1000 deals on the same 20 hands, timed alternately; extra_info holds the time ratio
-  and how often both chose the same setting.
+  1000 deals on the same 20 hands, timed alternately; extra_info holds the time ratio,
+  how often both chose the same setting, and, where they differ, what the adaptive
+  choice gives up: both settings scored on the same 2000 independent deals (settled by
+  ``solver.settle``), mean difference over those hands.
 * ``test_threads``: one thread and two, alternately on the same solve; extra_info holds
   the ratio of the medians.
 * ``test_cold_start``: a fresh interpreter with an empty Numba cache: import, then the
@@ -74,6 +76,16 @@ def test_model_per_hand(benchmark, one_core, rule_set):
     benchmark.extra_info.update(hands=len(hands), cards=n, us_per_hand=per_hand * 1e6)
 
 
+def _mean_score(rows, deals, rule_set, cut):
+    """Seat 0's mean units with ``rows`` against each deal's opponents (settle)."""
+    total = 0
+    for opponents in deals:
+        declared = [j + 1 for j, o in enumerate(opponents) if len(o) == 4]
+        table = [rows] + [tuple(o[:3]) for o in opponents]
+        total += solver.settle(table, rule_set, cut, declared=declared or None)[0]
+    return total / len(deals)
+
+
 @pytest.mark.parametrize("rule_set", ["joker", "classic"])
 def test_adaptive_against_fixed(benchmark, one_core, rule_set):
     hands, cut = _hands(rule_set)
@@ -81,6 +93,7 @@ def test_adaptive_against_fixed(benchmark, one_core, rule_set):
     times = {"fixed": [], "adaptive": []}
     same = 0
     used = []
+    given_up = []
     for hand in hands:
         t0 = time.perf_counter()
         fixed = solver.solve(hand, rule_set, cut, samples=1000)
@@ -90,13 +103,21 @@ def test_adaptive_against_fixed(benchmark, one_core, rule_set):
         times["fixed"].append(t1 - t0)
         times["adaptive"].append(t2 - t1)
         used.append(adaptive.samples)
-        same += (fixed.front, fixed.middle, fixed.back) == \
-            (adaptive.front, adaptive.middle, adaptive.back)
+        a_rows, f_rows = (adaptive.front, adaptive.middle, adaptive.back), \
+            (fixed.front, fixed.middle, fixed.back)
+        if a_rows == f_rows:
+            same += 1
+        else:
+            deals = solver.sample_opponents(hand, rule_set, cut, samples=2000, seed=4242)
+            given_up.append(_mean_score(f_rows, deals, rule_set, cut)
+                            - _mean_score(a_rows, deals, rule_set, cut))
     ratio = float(np.median(times["adaptive"]) / np.median(times["fixed"]))
     benchmark.extra_info.update(
         fixed_median_s=float(np.median(times["fixed"])),
         adaptive_median_s=float(np.median(times["adaptive"])), adaptive_over_fixed=ratio,
-        same_choice=f"{same}/{len(hands)}", median_deals_used=float(np.median(used)))
+        same_choice=f"{same}/{len(hands)}", median_deals_used=float(np.median(used)),
+        ev_given_up_where_different=float(np.mean(given_up)) if given_up else 0.0,
+        ev_given_up_per_hand=float(np.sum(given_up) / len(hands)))
     benchmark.pedantic(lambda: None, rounds=1, iterations=1)     # the figures are above
 
 
