@@ -3,8 +3,8 @@
 
 The first solve on a machine compiles its kernels, about 20 seconds of one core, most of
 it Numba's own work (LLVM's optimisation level barely changes it).  Two groups are
-independent: the kernel that sets the opponents' hands, and those that search, score
-and describe.  When both are cold and there is a second core, :func:`solve` starts this
+independent: the kernel that sets the opponents' hands, and those that search and
+score.  When both are cold and there is a second core, :func:`solve` starts this
 module in another process to compile the second group while it compiles the first
 (:func:`start`), then waits for it (:func:`finish`) before it calls those kernels, which
 then load from the cache instead of compiling.  The answer does not depend on it: the
@@ -22,11 +22,13 @@ WAIT_SECONDS = 180
 
 
 def kernels():
-    """The kernels this module compiles (Numba dispatchers)."""
-    from .autowin import automatic_win_kind
+    """The kernels this module compiles (Numba dispatchers): the search and the scoring.
+    The rest of a solve's compiling stays in the solving process: the opponents' kernel
+    (which needs ``automatic_win_kind`` too), then ``_describe``, so both processes take
+    about the same time."""
     from .search import nondominated_arrangements
-    from .solve import _describe, _score_kernel
-    return [nondominated_arrangements, _score_kernel, _describe, automatic_win_kind]
+    from .solve import _score_kernel
+    return [nondominated_arrangements, _score_kernel]
 
 
 def compile_them() -> None:
@@ -34,23 +36,20 @@ def compile_them() -> None:
     rule set's row tables have the same types)."""
     import numpy as np
 
-    from .autowin import automatic_win_kind
     from .rows import tables_for
     from .rules import rule_set
     from .search import nondominated_arrangements
-    from .solve import _describe, _score_candidates
+    from .solve import _score_candidates
     rs = rule_set("classic")
     tables = tables_for(rs)
     params = rs.scoring_params()
     codes = np.arange(13, dtype=np.int64) * 4 % 52
-    automatic_win_kind(codes)
     masks, ords = nondominated_arrangements(codes, tables, params)
     cand = tables.values[ords].astype(np.int32)
     opp_vals = np.repeat(cand[:1], 3, axis=0).reshape(1, 3, 3)
     opp_fouled = np.zeros((1, 3), np.bool_)
     opp_auto = np.zeros((1, 3), np.int8)
     _score_candidates(cand, 0, opp_vals, opp_fouled, opp_auto, params)
-    _describe(cand[0], opp_vals, opp_fouled, opp_auto, params)
 
 
 def start(meanwhile) -> Optional[subprocess.Popen]:
