@@ -30,6 +30,7 @@ import pytest
 
 import solver
 from solver.cards import card_name, deck_codes
+from test_solve_bench import FRESH       # the script a fresh process runs (benchmarks/)
 
 CASES = {"joker": (17, None), "bonus": (16, "7c"), "classic": (13, None), "pagat": (13, None)}
 
@@ -145,20 +146,6 @@ def test_threads(benchmark, rule_set, samples):
     benchmark.pedantic(lambda: None, rounds=1, iterations=1)
 
 
-COLD = """
-import sys, time, json
-t0 = time.perf_counter()
-import solver, numba
-numba.set_num_threads(1)
-t1 = time.perf_counter()
-solver.solve(sys.argv[1], sys.argv[2], None if sys.argv[3] == '-' else sys.argv[3])
-t2 = time.perf_counter()
-peak_kb = next(int(line.split()[1]) for line in open('/proc/self/status')
-               if line.startswith('VmHWM'))
-print(json.dumps(dict(import_s=t1 - t0, first_solve_s=t2 - t1, peak_rss_mb=peak_kb / 1024)))
-"""
-
-
 @pytest.mark.parametrize("rule_set", ["joker", "classic"])
 def test_cold_start(benchmark, rule_set):
     """A fresh interpreter whose Numba cache is empty (NUMBA_CACHE_DIR points to a new
@@ -168,7 +155,7 @@ def test_cold_start(benchmark, rule_set):
     def run():
         with tempfile.TemporaryDirectory() as cache:
             env = dict(os.environ, NUMBA_CACHE_DIR=cache, SOLVER_QUIET="1")
-            out = subprocess.run([sys.executable, "-c", COLD, hands[0], rule_set, cut or "-"],
+            out = subprocess.run([sys.executable, "-c", FRESH, hands[0], rule_set, cut or "-"],
                                  check=True, capture_output=True, text=True, env=env)
         return json.loads(out.stdout)
 
