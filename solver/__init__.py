@@ -23,7 +23,9 @@ from .quickset import quick_set
 from .rows import RowValue, evaluate_rows, is_legal, row_value
 from .rules import CATEGORIES, RULE_SET_NAMES, RuleSet, rule_set
 from .settle import PairResult, Settlement, settle
-from .solve import Alternative, Solution, holdout_seed, sample_opponents, solve
+from .sampling import holdout_seed, sample_opponents
+from .solution import Alternative, Solution
+from .solve import solve
 
 __all__ = [
     "Alternative",

@@ -27,8 +27,8 @@ def kernels():
     (which needs ``automatic_win_kind`` too), then ``_describe``, so both processes take
     about the same time."""
     from .search import nondominated_arrangements
-    from .solve import _score_kernel
-    return [nondominated_arrangements, _score_kernel]
+    from .scoring import score_kernel
+    return [nondominated_arrangements, score_kernel]
 
 
 def compile_them() -> None:
@@ -39,7 +39,7 @@ def compile_them() -> None:
     from .rows import tables_for
     from .rules import rule_set
     from .search import nondominated_arrangements
-    from .solve import _score_candidates
+    from .scoring import score_candidates
     rs = rule_set("classic")
     tables = tables_for(rs)
     params = rs.scoring_params()
@@ -49,7 +49,7 @@ def compile_them() -> None:
     opp_vals = np.repeat(cand[:1], 3, axis=0).reshape(1, 3, 3)
     opp_fouled = np.zeros((1, 3), np.bool_)
     opp_auto = np.zeros((1, 3), np.int8)
-    _score_candidates(cand, 0, opp_vals, opp_fouled, opp_auto, params)
+    score_candidates(cand, 0, opp_vals, opp_fouled, opp_auto, params)
 
 
 def start(meanwhile) -> Optional[subprocess.Popen]:

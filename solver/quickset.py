@@ -8,6 +8,7 @@ import numpy as np
 from .cards import CardsLike, format_cards
 from .policy import builtin_policy, set_hand
 from .rows import bonus_rank_of
+from .sampling import prepare_hand
 from .search import cards_of_mask
 
 
@@ -24,8 +25,7 @@ def quick_set(cards: CardsLike, rules, cut=None, *, players: Optional[int] = Non
     >>> quick_set("As Ks Qs Js Ts 9h 9d 9c 2h 2d 5c 6c 7c", "classic")
     ('2h 2d 7c', '9h 9d 9c 6c 5c', 'As Ks Qs Js Ts')
     """
-    from .solve import _prepare_hand
-    rs, tables, own, _, n_seats = _prepare_hand(cards, rules, cut, players)
+    rs, tables, own, _, _, n_seats = prepare_hand(cards, rules, cut, players)
     builtin = builtin_policy(policy, rs, n_seats, bonus_rank_of(rs, cut))
     if builtin is None:
         raise ValueError(f"quick_set takes a built-in policy or a TableModel, not {policy!r}")

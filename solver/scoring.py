@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import njit
+from numba import prange
+
+from ._jit import njit, threads_for
 from .rules import (CATEGORIES, CATEGORY_INDEX, SCHEME_EASTERN, SCHEME_MANDARIN,
                     SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN, RuleSet)
 from .tables import CATEGORY_SHIFT
@@ -262,3 +264,96 @@ def settle_seats(vals, fouled, auto, params):
     for a in range(n):
         out[a] = seat_score(vals, fouled, auto, n, a, params)
     return out
+
+
+# --- many candidate arrangements against many sampled deals (the solver's loops) ----------
+# The solver's seat is seat 0 of every deal; opp_vals[s, j] are opponent j's rows in deal
+# s, opp_fouled[s, j] and opp_auto[s, j] (AUTO_*) its foul and declared automatic win.
+@njit
+def sample_flags(opp_fouled, opp_auto, s):
+    """The core's (fouled, auto) bitmasks for sample s, the solver in seat 0."""
+    fouled = 0
+    auto = 0
+    for j in range(opp_fouled.shape[1]):
+        if opp_fouled[s, j]:
+            fouled |= 1 << (j + 1)
+        auto |= np.int64(opp_auto[s, j]) << (2 * (j + 1))
+    return fouled, auto
+
+
+# Samples a thread takes at a time in the parallel kernels: enough work to pay for the
+# hand-off, small enough to share a 1000-sample solve evenly between cores.
+SAMPLE_CHUNK = 64
+
+
+def score_candidates(cand_vals, our_auto, opp_vals, opp_fouled, opp_auto, params):
+    """scores[k, s]: units of arrangement k (or of declaring, when our_auto) in sample s.
+
+    Chunks of samples go to Numba's threads (little work stays on one thread:
+    :func:`solver._jit.threads_for`); each writes only its own columns, so the scores
+    are the same whatever the number of threads."""
+    pairs = cand_vals.shape[0] * opp_vals.shape[0] * opp_vals.shape[1]
+    with threads_for(pairs / 1000):
+        return score_kernel(cand_vals, our_auto, opp_vals, opp_fouled, opp_auto, params)
+
+
+@njit(parallel=True)
+def score_kernel(cand_vals, our_auto, opp_vals, opp_fouled, opp_auto, params):
+    """:func:`score_candidates`' kernel."""
+    K, S, n_opp = cand_vals.shape[0], opp_vals.shape[0], opp_vals.shape[1]
+    n = n_opp + 1
+    out = np.empty((K, S), np.int32)
+    for c in prange((S + SAMPLE_CHUNK - 1) // SAMPLE_CHUNK):
+        vals = np.empty((n, 3), np.int32)
+        for s in range(c * SAMPLE_CHUNK, min(S, (c + 1) * SAMPLE_CHUNK)):
+            fouled, auto = sample_flags(opp_fouled, opp_auto, s)
+            auto |= our_auto
+            for j in range(n_opp):
+                for r in range(3):
+                    vals[j + 1, r] = opp_vals[s, j, r]
+            for k in range(K):
+                for r in range(3):
+                    vals[0, r] = cand_vals[k, r]
+                out[k, s] = seat_score(vals, fouled, auto, n, 0, params)
+    return out
+
+
+@njit
+def describe(our_vals, opp_vals, opp_fouled, opp_auto, params):
+    """Counts for the Solution: per-row win/tie/loss, scoops each way per opponent, home
+    runs, and net bonus units, all from the settlement core's helpers."""
+    S, n_opp = opp_vals.shape[0], opp_vals.shape[1]
+    n = n_opp + 1
+    rows = np.zeros((3, 3), np.int64)
+    scoop = np.zeros(n_opp, np.int64)
+    scooped = np.zeros(n_opp, np.int64)
+    home_runs = 0
+    bonus = 0
+    vals = np.empty((n, 3), np.int32)
+    vals[0] = our_vals
+    scoop_scheme = params[P_SCHEME] == SCHEME_SCOOP
+    for s in range(S):
+        fouled, auto = sample_flags(opp_fouled, opp_auto, s)
+        for j in range(n_opp):
+            vals[j + 1] = opp_vals[s, j]
+        if home_run(vals, fouled, auto, n, 0, params):
+            home_runs += 1
+        for j in range(1, n):
+            if not compared(fouled, auto, 0, j):
+                continue
+            for r in range(3):
+                if vals[0, r] > vals[j, r]:
+                    rows[r, 0] += 1
+                    bonus += row_bonus(params, r, vals[0, r])
+                elif vals[0, r] == vals[j, r]:
+                    rows[r, 1] += 1
+                else:
+                    rows[r, 2] += 1
+                    bonus -= row_bonus(params, r, vals[j, r])
+            if scoop_scheme:
+                scoop[j - 1] += scoops(vals, 0, j)
+                scooped[j - 1] += scoops(vals, j, 0)
+            else:
+                scoop[j - 1] += wins_all_rows(vals, 0, j)
+                scooped[j - 1] += wins_all_rows(vals, j, 0)
+    return rows, scoop, scooped, home_runs, bonus

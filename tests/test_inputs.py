@@ -78,9 +78,9 @@ def test_too_many_held_out_deals_are_refused_up_front():
 
 
 def test_the_sample_cap_leaves_room_for_ordinary_use():
-    from solver.solve import SAMPLE_MEMORY_LIMIT, _check_arguments
+    from solver.sampling import SAMPLE_MEMORY_LIMIT, check_sampling
     joker = solver.rule_set("joker")
-    assert _check_arguments(joker, 4, 10**6, 0)[0] == 10**6
+    assert check_sampling(joker, 4, 10**6, 0)[0] == 10**6
     assert SAMPLE_MEMORY_LIMIT >= 10**9
 
 

@@ -356,7 +356,7 @@ def _numpy_scoop_scores(ours, opp, rules):
 @pytest.mark.parametrize("rule_set", ["bonus", "joker"])
 def test_pruning_loses_nothing_against_brute_force(rng, rule_set):
     from solver.search import nondominated_arrangements
-    from solver.solve import _score_candidates
+    from solver.scoring import score_candidates
     rs = solver.rule_set(rule_set)
     for trial in range(4):
         cut = card_name(int(rng.integers(0, 52))) if rs.cut_card else None
@@ -397,7 +397,7 @@ def test_pruning_loses_nothing_against_brute_force(rng, rule_set):
         best = _numpy_scoop_scores(ours, opp.astype(np.int64), rs).max()
         masks, ords = nondominated_arrangements(codes, t, rs.scoring_params())
         cand = t.values[ords].astype(np.int32)
-        pruned = _score_candidates(cand, 0, opp, np.zeros((6, 3), bool),
+        pruned = score_candidates(cand, 0, opp, np.zeros((6, 3), bool),
                                    np.zeros((6, 3), np.int8), rs.scoring_params())
         assert pruned.mean(1).max() == pytest.approx(best), texts
         assert len(masks) < len(ours)
@@ -467,15 +467,16 @@ def _close_call_hand():
 
 
 def test_adaptive_sampling_keeps_its_promise():
-    from solver.solve import Z95, _adaptive_scores, _prepare_hand, nondominated_arrangements
+    from solver.sampling import Z95, adaptive_scores, prepare_hand
+    from solver.search import nondominated_arrangements
     hand, cap, precision = _close_call_hand(), 1600, 0.05
-    rs, tables, own, cut_codes, n_seats = _prepare_hand(hand, "classic", None, 2)
+    prepared = prepare_hand(hand, "classic", None, 2)
+    rs, tables, own = prepared.rules, prepared.tables, prepared.own
     codes = np.array(own, np.int64)
     masks, ords = nondominated_arrangements(codes, tables, rs.scoring_params())
     cand = tables.values[ords].astype(np.int32)
-    scores, scored, running, *_ = _adaptive_scores(precision, cap, 4, rs, tables, own, None,
-                                                   cut_codes, n_seats, None, cand,
-                                                   rs.scoring_params())
+    scores, scored, running, _ = adaptive_scores(precision, cap, 4, prepared, None, cand,
+                                                 rs.scoring_params())
     used = scores.shape[1]
     assert 100 < used < cap and len(running) >= 1 and (scored[running] == used).all()
     means = np.array([scores[k, :scored[k]].mean() for k in range(len(cand))])

@@ -1,0 +1,357 @@
+"""The deals :func:`solver.solve` scores its candidates on: the unseen cards dealt to the
+opponents (seeded), each opponent's setting, the held-out deals and adaptive batches.
+
+A *deal* gives every opponent seat a hand of the unseen cards (the rule set's deck minus
+the solver's own cards and the cut card): a uniformly random permutation of those
+cards, the first ``cards_dealt`` to the first opponent, the next to the second, and so
+on.  Each opponent sets its hand by the opponent policy (the default model's jitted
+setter, another built-in policy, or a function called once per hand), or the caller
+gives the opponents' settings directly (``opponents=``).  What comes back is an
+:class:`Opponents`: the row values, fouls and declared automatic wins of every opponent
+of every deal, which is all the settlement core needs.
+
+Seeds: the deals of ``solve(..., seed=s)`` come from ``numpy.random.default_rng(s)``;
+its held-out deals from :func:`holdout_seed` ``(s)``; adaptive sampling's batch ``b``
+from :func:`batch_seed` ``(s, b)``.  All three are independent streams of
+``SeedSequence(s)``, so the same arguments always give the same deals.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Callable, NamedTuple, Optional, Sequence
+
+import numpy as np
+
+from ._checks import check_int, is_int
+from .autowin import auto_code, automatic_win_kind
+from .cards import CardsLike, card_name, deck_codes, format_cards, parse_codes, to_codes
+from .policy import POLICY_NAMES, builtin_policy, set_hands
+from .rows import _value_of_codes, bonus_rank_of, tables_for
+from .rules import ROWS, SCHEME_SCOOP, RuleSet, rule_set
+from .scoring import score_candidates
+from .settle import _seat_codes
+from .tables import RowTables
+
+Policy = Callable[[str, RuleSet, Optional[str]], Sequence]
+
+
+class Hand(NamedTuple):
+    """A validated hand to solve: its rule set and row tables, its card codes, the cut
+    card (as given, and as codes: out of play) and the number of seats."""
+    rules: RuleSet
+    tables: RowTables
+    own: list
+    cut: "str | int | None"
+    cut_codes: list
+    seats: int
+
+
+class Opponents(NamedTuple):
+    """The opponents of S deals: ``vals[s, j]`` opponent j's three row values in deal s,
+    ``fouled[s, j]`` whether it fouled, ``auto[s, j]`` its declared automatic win
+    (``solver.scoring.AUTO_*``)."""
+    vals: np.ndarray       # int32[S, n_opp, 3]
+    fouled: np.ndarray     # bool[S, n_opp]
+    auto: np.ndarray       # int8[S, n_opp]
+
+
+def prepare_hand(cards: CardsLike, rules, cut, players) -> Hand:
+    """The :class:`Hand` of solve-like calls, validated: a ``ValueError`` naming what is
+    wrong otherwise."""
+    rs = rule_set(rules)
+    tables = tables_for(rs, cut)
+    own = to_codes(cards, rs)
+    if len(own) != rs.cards_dealt:
+        raise ValueError(f"the {rs.name} rule set deals {rs.cards_dealt} cards, "
+                         f"not {len(own)}")
+    cut_codes: list[int] = []
+    if rs.cut_card:
+        cut_text = cut if isinstance(cut, str) else card_name(int(cut))
+        try:
+            cut_codes = parse_codes(cut_text, rs, set(parse_codes(format_cards(own), rs)))
+        except ValueError as e:
+            raise ValueError(f"the cut card {cut_text} and the hand: {e}") from None
+    n_seats = rs.max_seats if players is None else check_int("players", players)
+    if n_seats not in rs.seats:
+        raise ValueError(f"the {rs.name} rule set plays with "
+                         f"{' or '.join(map(str, rs.seats))} players, not {n_seats}")
+    return Hand(rs, tables, own, cut, cut_codes, n_seats)
+
+
+# --- deals ------------------------------------------------------------------------------------
+def unseen_cards(hand: Hand) -> list[int]:
+    """The card codes the solver cannot see (a spade of the doubled decks twice when both
+    copies are unseen)."""
+    own_canonical = set(parse_codes(format_cards(hand.own), hand.rules))
+    return [c for c in deck_codes(hand.rules)
+            if c not in own_canonical and c not in hand.cut_codes]
+
+
+def deal_unseen(hand: Hand, samples: int, seed: int) -> np.ndarray:
+    """The opponents' hands of ``samples`` deals: card codes, (samples, seats - 1,
+    cards_dealt), each deal a uniformly random permutation of the unseen cards."""
+    n_opp, dealt = hand.seats - 1, hand.rules.cards_dealt
+    rng = np.random.default_rng(seed)
+    deck = np.tile(np.array(unseen_cards(hand), np.int64), (samples, 1))
+    deals = rng.permuted(deck, axis=1)[:, :n_opp * dealt]
+    return np.ascontiguousarray(deals.reshape(samples, n_opp, dealt))
+
+
+def holdout_seed(seed: int) -> int:
+    """The seed of the held-out deals of ``solve(..., seed=seed)``: drawn from
+    ``numpy.random.SeedSequence(seed).spawn``, so independent of the ``seed`` deals.
+    ``sample_opponents(cards, rules, cut, samples=holdout, seed=holdout_seed(seed))``
+    are the opponents the held-out EV is measured against.
+
+    >>> holdout_seed(0) == holdout_seed(0) != holdout_seed(1)
+    True
+    """
+    seed = check_int("seed", seed, 0)
+    child = np.random.SeedSequence(seed).spawn(1)[0]
+    return int(child.generate_state(1, np.uint64)[0])
+
+
+def batch_seed(seed: int, batch: int) -> int:
+    """The seed of adaptive sampling's batch ``batch`` (independent of the held-out
+    deals, which are the first child of ``SeedSequence(seed)``)."""
+    child = np.random.SeedSequence(seed, spawn_key=(1, batch))
+    return int(child.generate_state(1, np.uint64)[0])
+
+
+# solve keeps, per sample, the unseen cards three times as int64 (the tiled deck, its
+# shuffle, the opponents' hands), the opponents' row values, row masks and flags, and one
+# int32 score per candidate arrangement (usually a few to a hundred are scored).
+SAMPLE_MEMORY_LIMIT = 4 * 10**9          # bytes: refuse larger requests up front
+_CANDIDATES_ESTIMATE = 100
+
+
+def check_memory(name: str, samples: int, rs: RuleSet, n_seats: int) -> None:
+    """A ``ValueError`` naming ``name`` when ``samples`` deals would not fit in memory."""
+    n_opp = n_seats - 1
+    unseen = rs.deck_size - rs.cards_dealt - int(rs.cut_card)
+    per_sample = (8 * (2 * unseen + n_opp * rs.cards_dealt) + n_opp * (3 * 4 + 3 * 8 + 2)
+                  + 4 * _CANDIDATES_ESTIMATE)
+    if samples * per_sample > SAMPLE_MEMORY_LIMIT:
+        gb = samples * per_sample / 1e9
+        raise ValueError(
+            f"{name}={samples} would need about {gb:,.0f} GB of memory ({per_sample} "
+            f"bytes a sample for {rs.name} with {n_seats} players); at most "
+            f"{SAMPLE_MEMORY_LIMIT // per_sample} samples fit in "
+            f"{SAMPLE_MEMORY_LIMIT / 1e9:g} GB")
+
+
+def check_sampling(rs: RuleSet, n_seats: int, samples, seed, opponents=None, policy=None):
+    """``(samples, seed, opponents, policy)`` of :func:`solver.solve` and
+    :func:`sample_opponents`, validated: a ``ValueError`` naming the argument otherwise.
+
+    ``opponents`` comes back as lists (its cards are checked later, sample by sample);
+    ``policy`` comes back wrapped so that a bad return value is an error naming it."""
+    samples = check_int("samples", samples)
+    seed = check_int("seed", seed, 0)
+    if opponents is None:
+        check_int("samples", samples, 1)
+        check_memory("samples", samples, rs, n_seats)
+    else:
+        arrangement_is = "an arrangement is (front, middle, back), each row text or codes"
+        if isinstance(opponents, str) or not hasattr(opponents, "__iter__"):
+            raise ValueError(f"opponents must be a sequence of samples, each a sequence of "
+                             f"arrangements (front, middle, back), not {opponents!r}")
+        checked = []
+        for s, sample in enumerate(opponents):
+            if isinstance(sample, str) or not hasattr(sample, "__iter__"):
+                raise ValueError(f"opponents: sample {s} must be a sequence of arrangements "
+                                 f"(front, middle, back), one an opponent, not {sample!r}")
+            sample = list(sample)
+            for j, arrangement in enumerate(sample):
+                rows = ([] if isinstance(arrangement, str) or not hasattr(arrangement, "__len__")
+                        else list(arrangement))
+                if len(rows) not in (3, 4) or not all(
+                        isinstance(row, str) or is_int(row) or hasattr(row, "__iter__")
+                        for row in rows[:3]):
+                    raise ValueError(f"opponents: sample {s}: opponent {j}: {arrangement_is}, "
+                                     f"not {arrangement!r}")
+            checked.append(sample)
+        opponents = checked
+    if policy is not None and builtin_policy(policy, rs, n_seats, None) is None:
+        if not callable(policy):
+            raise ValueError(f"policy must be one of {', '.join(POLICY_NAMES)}, a TableModel "
+                             f"or a function (hand, rules, cut) -> (front, middle, back), "
+                             f"not {policy!r}")
+        given = policy
+
+        def policy(hand, rules, cut):
+            rows = given(hand, rules, cut)
+            try:
+                _seat_codes([rows], rules)
+            except ValueError as e:
+                raise ValueError(f"policy returned {rows!r} for the hand {hand!r}: "
+                                 f"{str(e).removeprefix('seat 0: ')}") from None
+            return rows
+    return samples, seed, opponents, policy
+
+
+# --- the opponents' settings ----------------------------------------------------------------
+def sampled_opponents(hand: Hand, samples: int, seed: int, policy) -> Opponents:
+    """The :class:`Opponents` of ``samples`` deals of the unseen cards drawn from
+    ``seed``, each opponent set by ``policy``."""
+    rs, tables = hand.rules, hand.tables
+    hands = deal_unseen(hand, samples, seed)
+    fouled = np.zeros(hands.shape[:2], np.bool_)
+    builtin = builtin_policy(policy, rs, hand.seats, bonus_rank_of(rs, hand.cut))
+    if builtin is not None:
+        kind, mt, field = builtin
+        vals, auto, _ = set_hands(hands, tables, kind, mt, rs.scoring_params(), field,
+                                  hand.seats, bool(rs.automatic_wins))
+    else:
+        vals = _policy_opponents(policy, hands, rs, hand.cut, tables)
+        auto = np.zeros(hands.shape[:2], np.int8)
+    return Opponents(vals, fouled, auto)
+
+
+def _policy_opponents(policy: Policy, hands: np.ndarray, rs: RuleSet, cut, tables):
+    S, n_opp = hands.shape[:2]
+    vals = np.zeros((S, n_opp, 3), np.int32)
+    for s in range(S):
+        for j in range(n_opp):
+            hand = format_cards([int(c) for c in hands[s, j]])
+            rows = policy(hand, rs, cut)
+            seat = _seat_codes([rows], rs)[0]
+            given = Counter(card_name(c) for row in seat for c in row)
+            if given - Counter(card_name(int(c)) for c in hands[s, j]):
+                raise ValueError(f"policy set cards not in the hand {hand!r}: {rows!r}")
+            vals[s, j] = [_value_of_codes(row, tables) for row in seat]
+            if not (vals[s, j, 0] < vals[s, j, 1] <= vals[s, j, 2]):
+                raise ValueError(f"policy returned a fouled arrangement for {hand!r}: {rows!r}")
+    return vals
+
+
+def given_opponents(opponents, hand: Hand) -> Opponents:
+    """The :class:`Opponents` the caller gave (``solve(..., opponents=...)``), validated
+    sample by sample with the solver's own cards and the cut card."""
+    rs, tables, own, n_opp = hand.rules, hand.tables, hand.own, hand.seats - 1
+    if len(opponents) == 0:
+        raise ValueError("opponents= needs at least one sample")
+    S = len(opponents)
+    vals = np.zeros((S, n_opp, 3), np.int32)
+    fouled = np.zeros((S, n_opp), np.bool_)
+    auto = np.zeros((S, n_opp), np.int8)
+    own_text = format_cards(own)
+    for s, sample in enumerate(opponents):
+        sample = list(sample)
+        if len(sample) != n_opp:
+            raise ValueError(f"sample {s}: {len(sample)} opponent arrangements, not {n_opp}")
+        try:
+            # Validate every card of the sample together with the solver's own cards.
+            taken = set(parse_codes(own_text, rs)) | set(hand.cut_codes)
+            for j, arrangement in enumerate(sample):
+                if isinstance(arrangement, str) or len(arrangement) not in (3, 4):
+                    raise ValueError(f"opponent {j}: an arrangement is (front, middle, back)")
+                declares = len(arrangement) == 4
+                if declares and (arrangement[3] != "declare" or not rs.automatic_wins):
+                    raise ValueError(f"opponent {j}: a fourth item can only be 'declare', in "
+                                     f"a rule set with automatic wins")
+                rows = []
+                cards = []
+                for name, size, row in zip(ROWS, (3, 5, 5), arrangement[:3]):
+                    text = row if isinstance(row, str) else format_cards(to_codes(row, rs))
+                    try:
+                        codes = parse_codes(text, rs, taken)
+                    except ValueError as e:
+                        raise ValueError(f"opponent {j} {name}: {e}") from None
+                    if len(codes) != size:
+                        raise ValueError(f"opponent {j}: the {name} has {size} cards, "
+                                         f"not {len(codes)}")
+                    rows.append(_value_of_codes(codes, tables))
+                    cards += codes
+                if declares:
+                    kind = int(automatic_win_kind(np.array(cards, np.int64)))
+                    if kind == 0:
+                        raise ValueError(f"opponent {j}: declared an automatic win its "
+                                         f"cards do not hold")
+                    auto[s, j] = auto_code(kind)
+                    continue
+                vals[s, j] = rows
+                fouled[s, j] = not (rows[0] < rows[1] <= rows[2])
+                if fouled[s, j] and rs.scheme == SCHEME_SCOOP:
+                    raise ValueError(f"opponent {j}: fouled arrangement; the {rs.name} "
+                                     f"rule set requires Front < Middle <= Back")
+        except ValueError as e:
+            raise ValueError(f"sample {s}: {e}") from None
+    return Opponents(vals, fouled, auto)
+
+
+def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = None,
+                     *, samples: int = 1000, seed: int = 0, players: Optional[int] = None):
+    """The opponents' settings :func:`solver.solve` plays against with the same arguments
+    and the default policy: one list per sample of ``(front, middle, back)`` texts, with a
+    fourth item ``"declare"`` for an opponent declaring an automatic win (``classic``).
+
+    ``solve(cards, rules, cut, opponents=sample_opponents(...))`` gives the same answer as
+    ``solve(cards, rules, cut, samples=..., seed=...)`` with those sampling arguments.
+    """
+    hand = prepare_hand(cards, rules, cut, players)
+    rs, n_seats = hand.rules, hand.seats
+    samples, seed, _, _ = check_sampling(rs, n_seats, samples, seed)
+    hands = deal_unseen(hand, samples, seed)
+    kind, mt, field = builtin_policy(None, rs, n_seats, bonus_rank_of(rs, cut))
+    _, auto, masks = set_hands(hands, hand.tables, kind, mt, rs.scoring_params(), field,
+                               n_seats, bool(rs.automatic_wins))
+    out = []
+    for s in range(samples):
+        sample = []
+        for j in range(n_seats - 1):
+            cards_j = [int(c) for c in hands[s, j]]
+            if auto[s, j]:
+                sample.append((format_cards(cards_j[:3]), format_cards(cards_j[3:8]),
+                               format_cards(cards_j[8:13]), "declare"))
+                continue
+            sample.append(tuple(format_cards([cards_j[p] for p in range(len(cards_j))
+                                              if masks[s, j, r] >> p & 1]) for r in range(3)))
+        out.append(sample)
+    return out
+
+
+# --- adaptive sampling ----------------------------------------------------------------------
+# The first batch of deals, and the z of a 95% confidence interval.
+ADAPTIVE_FIRST_BATCH = 100
+Z95 = 1.96
+
+
+def adaptive_scores(precision: float, cap: int, seed: int, hand: Hand, policy,
+                    cand_vals: np.ndarray, params: np.ndarray):
+    """Adaptive sampling (see :func:`solver.solve`'s ``precision``): (scores[k, s], deals
+    each candidate was scored on -- a prefix of the deals --, the candidates still in the
+    running at the end, and the :class:`Opponents` of every deal used).
+
+    Deals come in batches (100, 100, 200, 400, ...: each batch as many deals as all the
+    earlier ones, so the work doubles), batch ``b`` drawn from :func:`batch_seed`."""
+    K = len(cand_vals)
+    n_opp = hand.seats - 1
+    scores = np.zeros((K, cap), np.int32)
+    vals = np.zeros((cap, n_opp, 3), np.int32)
+    fouled = np.zeros((cap, n_opp), np.bool_)
+    auto = np.zeros((cap, n_opp), np.int8)
+    scored = np.zeros(K, np.int64)
+    alive = np.arange(K)
+    used = 0
+    batch = 0
+    while used < cap:
+        size = min(cap - used, max(ADAPTIVE_FIRST_BATCH, used))
+        new = slice(used, used + size)
+        vals[new], fouled[new], auto[new] = sampled_opponents(hand, size,
+                                                              batch_seed(seed, batch), policy)
+        scores[alive, new] = score_candidates(cand_vals[alive], 0, vals[new], fouled[new],
+                                              auto[new], params)
+        used += size
+        batch += 1
+        scored[alive] = used
+        mine = scores[alive, :used].astype(np.float64)
+        leader = int(np.argmax(mine.mean(axis=1)))
+        diff = mine - mine[leader]
+        half = Z95 * diff.std(axis=1, ddof=1) / np.sqrt(used)
+        keep = diff.mean(axis=1) + half >= 0           # not yet shown to be worse
+        alive, half = alive[keep], half[keep]
+        if np.all(half <= precision):
+            break
+    return (scores[:, :used], scored, alive,
+            Opponents(vals[:used], fouled[:used], auto[:used]))

@@ -1,0 +1,141 @@
+"""What :func:`solver.solve` returns: a :class:`Solution` and its :class:`Alternative`\\ s.
+
+Plain values only (texts, floats, tuples), so a Solution prints, compares, pickles and
+travels as JSON (:meth:`Solution.to_dict`, :meth:`Solution.from_dict`); the text layout
+is :mod:`solver.display`'s.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """Another non-dominated arrangement: its mean score over the samples (``ev``, like
+    the best's ``ev_in_sample``), and its paired difference from the best arrangement on
+    those same samples (``diff`` <= 0, the mean of its score minus the best's, sample by
+    sample) with that difference's standard error (``diff_stderr``).  A ``diff`` within
+    two ``diff_stderr`` of 0 is no evidence that the best is really better (``tied``)."""
+    front: str
+    middle: str
+    back: str
+    ev: float
+    diff: float
+    diff_stderr: float
+    categories: tuple[str, str, str] = ("", "", "")    # each row's category (API name)
+
+    @property
+    def tied(self) -> bool:
+        """Statistically tied with the best: ``-diff <= 2 * diff_stderr``."""
+        return -self.diff <= 2 * self.diff_stderr
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The best arrangement found by :func:`solve`, with its statistics.
+
+    ``ev`` is the chosen arrangement's mean score on ``holdout`` deals independent of the
+    ones that chose it, an unbiased estimate of its expected score, and ``stderr`` that
+    mean's standard error.  ``ev_in_sample`` is its mean over the ``samples`` deals that
+    chose it: the best of many noisy means, so *biased upward* whenever arrangements are
+    close (the more candidates and the fewer samples, the more).  With ``holdout`` 0
+    (``solve(..., holdout=0)``, or given ``opponents=``) ``ev`` is that in-sample mean.
+    Units are the seat's net settlement units a deal (docs/rules.md#scoring).
+
+    Probabilities are over the in-sample deals (and, per opponent, over that opponent's
+    seat).  A *scoop* is losing no row to that opponent in ``joker``/``bonus`` and winning
+    every row against it elsewhere (a *shot* in ``classic:mandarin``); ``p_scooped``
+    likewise from the opponent's side.  ``row_rates`` and ``bonus_units`` count only
+    opponents whose rows were compared (not those that fouled or declared an automatic
+    win).  ``alternatives`` are the next best of the non-dominated arrangements (an
+    arrangement another one dominates is never better than that one, so it is not
+    scored), each with its paired difference from the best; ``tied`` lists those within
+    two standard errors of it.  ``declare``/``ev_declare`` (``classic`` with an automatic
+    win in hand): whether declaring beats playing the best arrangement over the samples,
+    and its mean score there.  ``categories``: each row's category (API name); ``cut``:
+    the cut card (``bonus``).
+
+    ``str(solution)`` is the text :mod:`solver.display` lays out; :meth:`to_dict` and
+    :meth:`to_json` give every field as plain Python values.
+    """
+    rules: str
+    front: str
+    middle: str
+    back: str
+    discards: str
+    ev: float
+    stderr: float
+    samples: int
+    ev_in_sample: float
+    holdout: int
+    categories: tuple[str, str, str]
+    p_scoop: tuple[float, ...]
+    p_scooped: tuple[float, ...]
+    p_home_run: float
+    row_rates: dict           # row -> (win, tie, loss) rates against one opponent
+    bonus_units: float        # mean bonus-table units won minus paid
+    alternatives: tuple[Alternative, ...]
+    candidates: int           # non-dominated legal arrangements scored
+    automatic_win: Optional[str] = None
+    declare: Optional[bool] = None
+    ev_declare: Optional[float] = None
+    cut: Optional[str] = None
+    precision: Optional[float] = None   # solve(..., precision=): samples is what it used
+
+    @property
+    def tied(self) -> tuple[Alternative, ...]:
+        """The alternatives statistically tied with the best (see :class:`Alternative`)."""
+        return tuple(a for a in self.alternatives if a.tied)
+
+    @property
+    def players(self) -> int:
+        """Seats at the table, the solver's included."""
+        return len(self.p_scoop) + 1
+
+    def to_dict(self) -> dict:
+        """Every field as plain Python values (lists for tuples), ready for ``json``;
+        :meth:`from_dict` rebuilds the Solution.  Each alternative also says whether it
+        is ``tied``."""
+        d = {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        d["alternatives"] = [dict(_plain(dataclasses.asdict(a)), tied=a.tied)
+                             for a in self.alternatives]
+        return d
+
+    def to_json(self, **kwargs) -> str:
+        return json.dumps(self.to_dict(), **kwargs)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Solution":
+        """The Solution :meth:`to_dict` gave ``d`` for."""
+        names = {f.name for f in dataclasses.fields(Alternative)}
+        alternatives = tuple(
+            Alternative(**{k: tuple(v) if isinstance(v, list) else v
+                           for k, v in a.items() if k in names})
+            for a in d["alternatives"])
+        fields = {f.name for f in dataclasses.fields(cls)}
+        kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in d.items()
+                  if k in fields}
+        kwargs["row_rates"] = {row: tuple(r) for row, r in d["row_rates"].items()}
+        return cls(**dict(kwargs, alternatives=alternatives))
+
+    def __str__(self) -> str:
+        from .display import solution_text
+        return solution_text(self)
+
+
+def _plain(x):
+    """``x`` with numpy scalars as Python numbers and tuples as lists (for JSON)."""
+    if isinstance(x, dict):
+        return {str(k): _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    if isinstance(x, np.generic):
+        return x.item()
+    return x
+
+
