@@ -286,20 +286,24 @@ def sample_flags(opp_fouled, opp_auto, s):
 SAMPLE_CHUNK = 64
 
 
-def score_candidates(cand_vals, our_auto, opp_vals, opp_fouled, opp_auto, params):
+def score_candidates(cand_vals, our_auto, opp_vals, opp_fouled, opp_auto, params, *,
+                     our_fouled=False):
     """scores[k, s]: units of arrangement k (or of declaring, when our_auto) in sample s.
 
-    Chunks of samples go to Numba's threads (little work stays on one thread:
+    ``our_fouled``: the solver's seat fouled (every arrangement k is scored as a foul;
+    :func:`solver.review` grades a fouled setting with it, where the rule set scores
+    fouls).  Chunks of samples go to Numba's threads (little work stays on one thread:
     :func:`solver._jit.threads_for`); each writes only its own columns, so the scores
     are the same whatever the number of threads."""
     pairs = cand_vals.shape[0] * opp_vals.shape[0] * opp_vals.shape[1]
     with threads_for(pairs / 1000):
-        return score_kernel(cand_vals, our_auto, opp_vals, opp_fouled, opp_auto, params)
+        return score_kernel(cand_vals, our_auto, 1 if our_fouled else 0, opp_vals,
+                            opp_fouled, opp_auto, params)
 
 
 @njit(parallel=True)
-def score_kernel(cand_vals, our_auto, opp_vals, opp_fouled, opp_auto, params):
-    """:func:`score_candidates`' kernel."""
+def score_kernel(cand_vals, our_auto, our_fouled, opp_vals, opp_fouled, opp_auto, params):
+    """:func:`score_candidates`' kernel (``our_fouled``: 1 sets seat 0's foul bit)."""
     K, S, n_opp = cand_vals.shape[0], opp_vals.shape[0], opp_vals.shape[1]
     n = n_opp + 1
     out = np.empty((K, S), np.int32)
@@ -307,6 +311,7 @@ def score_kernel(cand_vals, our_auto, opp_vals, opp_fouled, opp_auto, params):
         vals = np.empty((n, 3), np.int32)
         for s in range(c * SAMPLE_CHUNK, min(S, (c + 1) * SAMPLE_CHUNK)):
             fouled, auto = sample_flags(opp_fouled, opp_auto, s)
+            fouled |= our_fouled
             auto |= our_auto
             for j in range(n_opp):
                 for r in range(3):
