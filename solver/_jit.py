@@ -17,7 +17,8 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from typing import Iterable, Iterator
+import time
+from typing import Iterable, Iterator, Optional
 
 import numba
 
@@ -67,13 +68,38 @@ def notices_enabled() -> bool:
 def compile_notice(kernels: Iterable, message: str = COMPILE_NOTICE, *, file=None) -> bool:
     """Print ``message`` on stderr (or ``file``) if any of ``kernels`` is about to be
     compiled, at most once a process and never with ``SOLVER_QUIET=1``; whether it
-    printed."""
+    printed.  Whether printed or not, cold kernels start :func:`compiling_since`'s clock."""
     global _noticed
-    if _noticed or not notices_enabled() or not cold_kernels(kernels):
+    cold = [k for k in kernels if not _is_warm(k)]
+    if cold:
+        _start_compiling(cold)
+    if _noticed or not notices_enabled() or not cold:
         return False
     _noticed = True
     print(message, file=file if file is not None else sys.stderr, flush=True)
     return True
+
+
+# The kernels compile_notice last found cold, and since when (time.monotonic()).
+_compiling_kernels: list = []
+_compiling_started: Optional[float] = None
+
+
+def _start_compiling(cold: list) -> None:
+    global _compiling_kernels, _compiling_started
+    if compiling_since() is None:
+        _compiling_started = time.monotonic()
+    _compiling_kernels = list({id(k): k for k in _compiling_kernels + cold}.values())
+
+
+def compiling_since() -> Optional[float]:
+    """``time.monotonic()`` when a solve in this process found kernels it had to compile,
+    while any of them is still not compiled; None otherwise.  (The study page tells its
+    user, while a first request compiles, how long it has taken so far.)"""
+    global _compiling_kernels, _compiling_started
+    if _compiling_started is not None and all(_is_warm(k) for k in _compiling_kernels):
+        _compiling_kernels, _compiling_started = [], None
+    return _compiling_started
 
 
 @contextlib.contextmanager
