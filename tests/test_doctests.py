@@ -1,5 +1,6 @@
 """The examples in the public docstrings run and print what they say."""
 import doctest
+import importlib
 
 import pytest
 
@@ -14,7 +15,8 @@ import solver.rules
 import solver.sampling
 
 MODULES = [solver.rules, solver.cards, solver.rows, solver.autowin, solver._checks,
-           solver.batch, solver.display, solver.sampling]
+           solver.batch, solver.display, solver.sampling,
+           importlib.import_module("solver.review")]     # solver.review is the function
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
