@@ -178,7 +178,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="the most samples a request may ask for")
     v.add_argument("--timeout", type=float, default=60.0,
                    help="seconds a request may take before it is answered with an error "
-                        "(a first request also compiles the kernels: about 15 s)")
+                        "(compiling the kernels, on a first request, does not count)")
     v.add_argument("--max-body", type=int, default=65536,
                    help="the largest request body accepted, in bytes")
     return parser

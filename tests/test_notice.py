@@ -35,6 +35,17 @@ def test_a_cold_kernel_gets_one_notice_a_process(notices):
     assert _jit.cold_kernels([kernel]) == []                    # compiled now
 
 
+def test_compiling_since_lasts_while_a_found_kernel_is_cold(notices, monkeypatch):
+    monkeypatch.setenv(_jit.QUIET_ENV, "1")                     # no notice, still the clock
+    kernel = numba.njit(lambda x: x * 2)
+    assert _jit.compiling_since() is None
+    _jit.compile_notice([kernel])
+    since = _jit.compiling_since()
+    assert since is not None and _jit.compiling_since() == since
+    assert kernel(2) == 4                                       # compiled now
+    assert _jit.compiling_since() is None
+
+
 def test_warm_kernels_and_plain_python_get_none(notices):
     solver.solve(HAND, "classic", samples=5)                    # compiled in this process
     from solver.solve import _notice_compiling

@@ -4,6 +4,7 @@ what the library answers for the same arguments, and every kind of bad input get
 import json
 import random
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -116,6 +117,16 @@ def test_deal_is_the_command_lines_deal(client):
 def test_status_says_what_is_at_work(client):
     data = client.get("/api/status").json()
     assert data == dict(busy=0, compiling=False, compiling_for=None)
+
+
+def test_status_says_how_long_a_first_request_has_been_compiling(client, monkeypatch):
+    from solver import _jit
+    state = client.app.state.solver
+    monkeypatch.setattr(_jit, "compiling_since", lambda: time.monotonic() - 5)
+    assert client.get("/api/status").json()["compiling"] is False     # no request at work
+    monkeypatch.setattr(state, "busy", 1)
+    data = client.get("/api/status").json()
+    assert data["compiling"] is True and data["busy"] == 1 and data["compiling_for"] >= 5
 
 
 def test_the_page_and_its_assets_come_from_the_package(client):
@@ -263,6 +274,16 @@ def test_a_request_over_the_time_limit_gets_a_clear_answer():
     assert response.status_code == 504
     assert response.json()["error"] == ("the request took longer than this server's limit of "
                                         "0.001 s (its --timeout); ask for fewer samples")
+
+
+def test_compiling_the_kernels_does_not_count_against_the_time_limit(monkeypatch):
+    from solver import _jit
+    monkeypatch.setattr(_jit, "compiling_since", lambda: 0.0)    # as on a first request
+    with TestClient(create_app(Limits(timeout=0.001))) as client:
+        response = client.post("/api/solve", json=dict(cards=CLASSIC, rules="classic",
+                                                       samples=50))
+    assert response.status_code == 200
+    assert response.json() == plain(solver.solve(CLASSIC, "classic", samples=50))
 
 
 def test_a_bug_is_a_500_without_a_traceback(client, monkeypatch):

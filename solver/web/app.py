@@ -19,8 +19,8 @@ Bad input -- anything the library refuses with a ``ValueError``, a body that is 
 JSON the endpoint takes -- is answered with HTTP 400 and ``{"error": message}``, the
 library's own message where it is the library's.  Limits: a request body of at most
 ``max_body`` bytes (413), at most ``max_samples`` samples (400), and ``timeout``
-seconds a request (504; the work itself goes on in the background, it cannot be
-interrupted).  Solves run in a thread pool, off the event loop, so a solve never holds
+seconds a request, compiling the kernels on a first request aside (504; the work itself
+goes on in the background, it cannot be interrupted).  Solves run in a thread pool, off the event loop, so a solve never holds
 up another browser's requests; the kernels release the GIL (``solver._jit.njit``).
 """
 from __future__ import annotations
@@ -67,7 +67,8 @@ log = logging.getLogger("solver.web")
 @dataclass(frozen=True)
 class Limits:
     """What one request may cost: ``max_samples`` sampled deals, ``timeout`` seconds
-    (queueing included), a body of ``max_body`` bytes; ``workers`` threads solve."""
+    (queueing included; compiling the kernels on a first request is not counted), a body
+    of ``max_body`` bytes; ``workers`` threads solve."""
     max_samples: int = 4000
     timeout: float = 60.0
     max_body: int = 64 * 1024
@@ -156,11 +157,16 @@ async def _off_the_loop(state: _State, fn, *args, **kwargs):
     try:
         work = loop.run_in_executor(state.executor, functools.partial(_call, fn, *args,
                                                                       **kwargs))
-        return await asyncio.wait_for(work, state.limits.timeout)
-    except asyncio.TimeoutError:
-        raise HTTPException(504, f"the request took longer than this server's limit of "
-                                 f"{state.limits.timeout:g} s (its --timeout); ask for fewer "
-                                 f"samples") from None
+        while True:
+            try:
+                return await asyncio.wait_for(asyncio.shield(work), state.limits.timeout)
+            except asyncio.TimeoutError:
+                # Compiling the kernels (a first request, once) does not count: the page
+                # says it is happening, and no smaller request would be quicker.
+                if _jit.compiling_since() is None:
+                    raise HTTPException(504, f"the request took longer than this server's "
+                                             f"limit of {state.limits.timeout:g} s (its "
+                                             f"--timeout); ask for fewer samples") from None
     finally:
         state.busy -= 1
 

@@ -498,6 +498,8 @@ function drawMine() {
   const pool = $("pool");
   pool.replaceChildren();
   const left = state.hand.filter((id) => !placed.has(id));
+  $("pool-note").textContent = placed.size === state.rules.cards_kept
+    ? (left.length ? "Your discards:" : "") : "Your cards not set yet:";
   const tilesOf = {};           // a doubled spade: two tiles of one card
   for (const id of left) (tilesOf[state.tiles[id].card] ||= []).push(id);
   for (const card of sortRow(left.map((id) => state.tiles[id].card), null, false)) {
