@@ -473,14 +473,17 @@ def _layout(r: Review) -> str:
     rows_block((best.front, best.middle, best.back), best.categories, best.row_rates)
     if best.discards:
         lines.append(f"    {'discard':7s} {sort_row(best.discards, None, group=False)}")
+    tied = "   tied" if r.tied else ""
+    who = "the other player" if r.players == 2 else f"the {r.players - 1} other players together"
+    units = f"  units: your net score in one deal, from {who} (docs/rules.md#scoring)"
     if r.diff is not None:
-        tied = "   tied" if r.tied else ""
         lines.append(f"difference {r.diff:+.3f} ± {r.diff_stderr:.3f} units a deal (yours "
                      f"minus the best's, deal by deal){tied}")
+        lines.append(units)
         more = r.rank - 1
         lines.append(f"rank {r.rank} ({more} of the {r.choices} choices worth considering "
                      f"score{'s' if more == 1 else ''} more)")
-    who = "the other player" if r.players == 2 else f"the {r.players - 1} other players together"
-    lines.append(f"  units: your net score in one deal, from {who} (docs/rules.md#scoring)")
+    else:
+        lines.append(units)
     lines += textwrap.wrap(r.explanation, 88)
     return "\n".join(lines)

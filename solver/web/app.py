@@ -72,7 +72,7 @@ class Limits:
     max_samples: int = 4000
     timeout: float = 60.0
     max_body: int = 64 * 1024
-    workers: int = 4
+    workers: int = 4          # a long request does not hold up the others
 
     def __post_init__(self):
         check_int("max_samples", self.max_samples, 1)
@@ -143,11 +143,20 @@ def _parallel_is_threadsafe() -> bool:
         return False
 
 
-def _call(fn, *args, **kwargs):
-    if _parallel_is_threadsafe():
-        return fn(*args, **kwargs)
-    with _ONE_AT_A_TIME:
-        return fn(*args, **kwargs)
+def _call(alone: bool, fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` in a worker thread.  Alone, a request's kernels use every
+    core; beside others, one Numba thread each (parallel kernels side by side would
+    oversubscribe the cores; the answer is the same either way)."""
+    before = numba.get_num_threads()              # Numba's thread count is per thread
+    if not alone:
+        numba.set_num_threads(1)
+    try:
+        if _parallel_is_threadsafe():
+            return fn(*args, **kwargs)
+        with _ONE_AT_A_TIME:
+            return fn(*args, **kwargs)
+    finally:
+        numba.set_num_threads(before)
 
 
 async def _off_the_loop(state: _State, fn, *args, **kwargs):
@@ -155,8 +164,8 @@ async def _off_the_loop(state: _State, fn, *args, **kwargs):
     loop = asyncio.get_running_loop()
     state.busy += 1
     try:
-        work = loop.run_in_executor(state.executor, functools.partial(_call, fn, *args,
-                                                                      **kwargs))
+        work = loop.run_in_executor(state.executor, functools.partial(
+            _call, state.busy == 1, fn, *args, **kwargs))
         while True:
             try:
                 return await asyncio.wait_for(asyncio.shield(work), state.limits.timeout)
