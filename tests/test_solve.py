@@ -441,20 +441,47 @@ def test_front_bonus_premise_holds_and_is_checked():
 
 
 def test_small_work_runs_on_one_thread_and_the_answer_never_depends_on_it():
+    import threading
+
     import numba
-    from solver._jit import MIN_PARALLEL_WORK, threads_for
+    from solver._jit import MIN_PARALLEL_WORK, in_ranges
     before = numba.get_num_threads()
     try:
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-        with threads_for(MIN_PARALLEL_WORK - 1):
-            assert numba.get_num_threads() == 1
-        assert numba.get_num_threads() == numba.config.NUMBA_NUM_THREADS
-        with threads_for(MIN_PARALLEL_WORK):
-            assert numba.get_num_threads() == numba.config.NUMBA_NUM_THREADS
+        calls = []
+
+        def run(a, b):
+            calls.append((a, b, threading.current_thread() is threading.main_thread()))
+        in_ranges(run, 1000, MIN_PARALLEL_WORK - 1)
+        assert calls == [(0, 1000, True)]              # small: one call, this thread
+        calls.clear()
+        in_ranges(run, 1000, MIN_PARALLEL_WORK)
+        ranges = sorted((a, b) for a, b, _ in calls)
+        covered = [i for a, b in ranges for i in range(a, b)]
+        assert covered == list(range(1000))            # the ranges tile 0..n exactly
+        if numba.config.NUMBA_NUM_THREADS > 1:
+            assert len(ranges) > 1 and not any(main for *_, main in calls)
         hand = "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d"
         many = solver.solve(hand, "classic", samples=400, seed=5)
         numba.set_num_threads(1)
         assert solver.solve(hand, "classic", samples=400, seed=5) == many
+    finally:
+        numba.set_num_threads(before)
+
+
+def test_an_error_in_a_worker_thread_reaches_the_caller():
+    import numba
+    from solver._jit import MIN_PARALLEL_WORK, in_ranges
+
+    def run(a, b):
+        if a > 0:
+            raise ValueError(f"range {a}")
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        if numba.config.NUMBA_NUM_THREADS > 1:
+            with pytest.raises(ValueError, match="range"):
+                in_ranges(run, 100, MIN_PARALLEL_WORK)
     finally:
         numba.set_num_threads(before)
 
@@ -520,3 +547,12 @@ def test_adaptive_sampling_needs_sampling():
     opponents = solver.sample_opponents(hand, "pagat", samples=3, players=2)
     with pytest.raises(ValueError, match="nothing to sample"):
         solver.solve(hand, "pagat", players=2, opponents=opponents, precision=0.1)
+
+
+def test_the_search_sorts_exactly_like_a_stable_numpy_sort(rng):
+    from solver.search import argsort_desc
+    for digits, high in ((2, 2 ** 16), (6, 2 ** 48), (1, 3)):
+        keys = rng.integers(0, high, 3000, dtype=np.int64)
+        keys[::7] = keys[0]                            # many ties
+        assert (argsort_desc(keys, digits) == np.argsort(-keys, kind="mergesort")).all()
+    assert len(argsort_desc(np.zeros(0, np.int64), 2)) == 0
