@@ -489,38 +489,79 @@ def test_an_error_in_a_worker_thread_reaches_the_caller():
 # --- adaptive sampling --------------------------------------------------------------------------
 def _close_call_hand():
     """A classic hand whose best settings are close: adaptive sampling (precision 0.05,
-    seed 4, heads-up) needs 400 deals."""
+    seed 4, heads-up) needs several batches."""
     return "Td 8d Jc 7c 9s Qs 5h 5s 2h 4s Tc 4d 2c"
 
 
-def test_adaptive_sampling_keeps_its_promise():
-    from solver.sampling import Z95, adaptive_scores, prepare_hand
+def _adaptive_run(hand, rules, players, cap, precision, seed, anchored=True):
+    """adaptive_scores on a hand as solve runs it: (codes, masks, cand, anchor, result)."""
+    from solver.sampling import adaptive_scores, anchor_setting, prepare_hand
     from solver.search import nondominated_arrangements
-    hand, cap, precision = _close_call_hand(), 1600, 0.05
-    prepared = prepare_hand(hand, "classic", None, 2)
-    rs, tables, own = prepared.rules, prepared.tables, prepared.own
-    codes = np.array(own, np.int64)
+    from solver.solve import _anchor_candidate
+    prepared = prepare_hand(hand, rules, None, players)
+    rs, tables = prepared.rules, prepared.tables
+    codes = np.array(prepared.own, np.int64)
     masks, ords = nondominated_arrangements(codes, tables, rs.scoring_params())
     cand = tables.values[ords].astype(np.int32)
-    scores, scored, running, _ = adaptive_scores(precision, cap, 4, prepared, None, cand,
-                                                 rs.scoring_params())
+    anchor = (_anchor_candidate(cand, anchor_setting(prepared, None), rs.scoring_params())
+              if anchored else None)
+    result = adaptive_scores(prepared, None, cand, rs.scoring_params(), precision=precision,
+                             cap=cap, seed=seed, anchor=anchor)
+    return codes, masks, cand, anchor, result
+
+
+def _rows_of(codes, masks, k):
+    return tuple(solver.format_cards([int(codes[p]) for p in range(len(codes))
+                                      if int(masks[k, r]) >> p & 1]) for r in range(3))
+
+
+def test_adaptive_sampling_keeps_its_promise():
+    from solver.sampling import DEPART_Z, Z95
+    hand, cap, precision = _close_call_hand(), 1600, 0.05
+    codes, masks, cand, anchor, (scores, scored, running, _) = _adaptive_run(
+        hand, "classic", 2, cap, precision, 4)
     used = scores.shape[1]
-    assert 100 < used < cap and len(running) >= 1 and (scored[running] == used).all()
+    # The anchor is the model's own setting (quick_set's rows), and is never dropped.
+    quick = solver.quick_set(hand, "classic", players=2)
+    assert [solver.row_value(r, "classic").value for r in quick] == list(cand[anchor])
+    assert anchor in running
+    assert 64 < used < cap and (scored[running] == used).all()
+    means = np.array([scores[k, :scored[k]].mean() for k in range(len(cand))])
+    for k in range(len(cand)):
+        diff = scores[k, :scored[k]].astype(float) - scores[anchor, :scored[k]]
+        half = Z95 * diff.std(ddof=1) / np.sqrt(scored[k]) if k != anchor else 0.0
+        if k in running:                      # still in the running: resolved
+            assert half <= precision + 1e-12
+        else:                                 # dropped: shown worse than the anchor
+            assert diff.mean() + half < 0
+    # The choice: the anchor unless rivals lead it by more than DEPART_Z standard errors.
+    ahead = []
+    for k in running:
+        diff = scores[k].astype(float) - scores[anchor]
+        if k != anchor and diff.mean() > DEPART_Z * diff.std(ddof=1) / np.sqrt(used):
+            ahead.append(k)
+    best = max(ahead, key=lambda k: means[k]) if ahead else anchor
+    sol = solver.solve(hand, "classic", players=2, samples=cap, seed=4, precision=precision)
+    assert sol.samples == used and sol.precision == precision and not sol.capped
+    assert sol.anchored == (best == anchor)
+    assert (sol.front, sol.middle, sol.back) == _rows_of(codes, masks, best)
+
+
+def test_without_an_anchor_adaptive_sampling_follows_the_leader():
+    from solver.sampling import Z95
+    codes, masks, cand, _, (scores, scored, running, _) = _adaptive_run(
+        _close_call_hand(), "classic", 2, 1600, 0.05, 4, anchored=False)
+    used = scores.shape[1]
     means = np.array([scores[k, :scored[k]].mean() for k in range(len(cand))])
     best = int(running[np.argmax(means[running])])
     assert means[best] == means[scored == used].max()
     for k in range(len(cand)):
         diff = scores[k, :scored[k]].astype(float) - scores[best, :scored[k]]
         half = Z95 * diff.std(ddof=1) / np.sqrt(scored[k])
-        if k in running and used < cap:       # still in the running: resolved
-            assert half <= precision + 1e-12
+        if k in running and used < 1600:
+            assert half <= 0.05 + 1e-12
         elif k not in running:                # dropped: it trailed the leader of its time
             assert diff.mean() < 0
-    sol = solver.solve(hand, "classic", players=2, samples=cap, seed=4, precision=precision)
-    assert sol.samples == used and sol.precision == precision
-    assert (sol.front, sol.middle, sol.back) == tuple(
-        solver.format_cards([int(codes[p]) for p in range(13) if int(masks[best, r]) >> p & 1])
-        for r in range(3))
 
 
 def test_adaptive_sampling_is_reproducible_and_stops_early_on_clear_hands():
