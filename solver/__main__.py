@@ -4,7 +4,8 @@
 ::
 
     python -m solver [solve] [CARDS ...] [--rules joker] [--cut 4c] [--players N]
-                     [--samples 1000] [--seed 0] [--holdout N] [--precision U]
+                     [--samples N] [--seed 0] [--holdout N] [--effort fast|max]
+                     [--precision U]
                      [--top 5] [--json]
                      [--batch FILE] [--workers N] [--quiet]
     python -m solver eval ROW ... [--rules joker] [--cut 4c] [--json]
@@ -101,16 +102,21 @@ def _parser() -> argparse.ArgumentParser:
     rules_options(s)
     s.add_argument("--players", type=int, default=None,
                    help="seats at the table (default: the rule set's largest, 4)")
-    s.add_argument("--samples", type=int, default=1000,
-                   help="sampled deals that choose the setting")
+    s.add_argument("--samples", type=int, default=None,
+                   help="exactly this many sampled deals choose the setting, and the answer "
+                        "is exact for them (default: adaptive sampling, as --effort says; "
+                        "with --precision: the most it may use)")
     s.add_argument("--seed", type=int, default=0, help="seed of the sampled deals")
     s.add_argument("--holdout", type=int, default=None,
                    help="new deals the chosen setting is scored on again for an unbiased EV "
-                        "(default: samples // 4; 0: report the in-sample mean)")
+                        "(default: a quarter of the deals used; 0: report the in-sample mean)")
+    s.add_argument("--effort", choices=("fast", "max"), default=None,
+                   help="adaptive sampling: 'fast' (the default, milliseconds) or 'max' (about "
+                        "a hundred times the work, for the last of the edge)")
     s.add_argument("--precision", type=float, default=None,
-                   help="sample adaptively until the best setting's lead over every rival "
-                        "is resolved to this many units (--samples is then the most it may "
-                        "use; default: exactly --samples deals)")
+                   help="adaptive sampling: stop once every rival's difference from the "
+                        "opponent model's own setting is resolved to this many units "
+                        "(default: 0.05 with --effort fast, 0.005 with max)")
     s.add_argument("--top", type=int, default=5, help="alternative settings to show")
     s.add_argument("--batch", metavar="FILE", default=None,
                    help="solve every hand in FILE, one a line ('#' comments; a line may end "
@@ -211,7 +217,8 @@ def _print_json(data) -> None:
 def _solve(args) -> int:
     rs = rule_set(args.rules)
     options = dict(samples=args.samples, seed=args.seed, players=args.players,
-                   holdout=args.holdout, top=args.top, precision=args.precision)
+                   holdout=args.holdout, top=args.top, precision=args.precision,
+                   effort=args.effort)
     if args.batch is not None:
         if args.cards:
             raise ValueError("give the cards or --batch FILE, not both")

@@ -14,9 +14,11 @@ this process nor in a fresh on-disk cache.  ``SOLVER_QUIET=1`` in the environmen
 """
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import os
 import sys
+import threading
 import time
 from typing import Iterable, Iterator, Optional
 
@@ -120,23 +122,49 @@ def quiet(enabled: bool = True) -> Iterator[None]:
             os.environ[QUIET_ENV] = before
 
 
-# Below this much work a parallel kernel runs on one thread: handing chunks to other
-# threads costs tens of microseconds, more than small work gains from them.  Units: hands
-# a policy sets (about 30-150 us each), or pair scorings / 1000 (about 40 ns each).
+# Parallel work: Python threads running jitted kernels that release the GIL (``nogil``),
+# each on its own range of items.  Numba's own ``parallel=True`` would do the same, but
+# compiling a kernel with it took several times as long as without (a first run is
+# mostly compiling), and it brings a threading layer of its own.
+#
+# Below this much work a call runs on one thread: handing ranges to other threads costs
+# tens of microseconds, more than small work gains from them.  Units: hands a policy
+# sets (about 10-100 us each), or pair scorings / 1000 (about 40 ns each).
 MIN_PARALLEL_WORK = 32
+RANGES_PER_THREAD = 4          # shorter ranges even out threads that run at unequal speed
+
+_pools: "dict[int, concurrent.futures.ThreadPoolExecutor]" = {}   # one per thread count
+_pools_lock = threading.Lock()
 
 
-@contextlib.contextmanager
-def threads_for(work: float) -> Iterator[None]:
-    """Run the parallel kernels called inside on one Numba thread when ``work`` (see
-    MIN_PARALLEL_WORK) is small; otherwise leave the thread count as it is.  Results do
-    not depend on it: every parallel kernel here writes each item from one thread."""
-    if work >= MIN_PARALLEL_WORK or numba.get_num_threads() == 1:
-        yield
+def threads() -> int:
+    """How many threads the library's kernels may use: Numba's thread count
+    (``numba.set_num_threads``; one per core unless set), so that one setting governs
+    both."""
+    return numba.get_num_threads()
+
+
+def _thread_pool(count: int) -> "concurrent.futures.ThreadPoolExecutor":
+    """A pool of ``count`` threads, made once and kept (threads start only when used)."""
+    with _pools_lock:
+        if count not in _pools:
+            _pools[count] = concurrent.futures.ThreadPoolExecutor(
+                max_workers=count, thread_name_prefix=f"solver-{count}")
+        return _pools[count]
+
+
+def in_ranges(run, n: int, work: float) -> None:
+    """``run(start, stop)`` over ranges that cover ``0..n``: on :func:`threads` threads
+    when ``work`` (see MIN_PARALLEL_WORK) is large enough, else in one call on this
+    thread.  ``run`` must write only the items of its own range, so the result is the
+    same whatever the number of threads; its first exception is raised here."""
+    count = threads() if work >= MIN_PARALLEL_WORK else 1
+    pieces = min(n, count * RANGES_PER_THREAD) if count > 1 else 1
+    if pieces <= 1:
+        run(0, n)
         return
-    before = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(before)
+    bounds = [n * i // pieces for i in range(pieces + 1)]
+    pool = _thread_pool(count)
+    futures = [pool.submit(run, a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
+    for future in futures:
+        future.result()

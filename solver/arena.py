@@ -4,11 +4,15 @@ A *setter* sets one hand: ``(cards, rules, cut) -> (front, middle, back)`` (text
 codes), optionally with a fourth item ``"declare"`` to declare an automatic win
 (``classic``).  Built-in setters (:func:`setter` makes them from a short text):
 
-* ``solve`` -- :func:`solver.solve` (``solve:samples=200,model=field``: its options;
-  ``model`` is the opponent policy it best-responds to);
+* ``solve`` -- :func:`solver.solve`, by default as ``solve(cards, rules)`` runs
+  (``solve:samples=1000``: exactly 1000 deals; ``solve:effort=max``,
+  ``solve:precision=0.02``: adaptive sampling's options; ``model=field``: the opponent
+  policy it best-responds to);
 * ``model`` -- the default opponent model's own setting (:func:`solver.quick_set`);
   ``model:name=field`` / ``field`` -- the previous default model; ``sbf`` --
   strongest-back-first; ``random`` -- a random legal arrangement;
+* ``saved:FILE`` -- settings saved by an earlier run (``benchmarks/save_settings.py``),
+  replayed hand by hand;
 * ``module:function`` -- any importable function with the setter signature.
 
 **Duplicate deals.**  Luck of the deal is taken out by playing each deal several times
@@ -33,6 +37,7 @@ lower bound on what a player who knows the policy wins from it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import json
 import math
@@ -65,15 +70,19 @@ class Setter:
 
 @dataclass(frozen=True)
 class SolveSetter(Setter):
-    """:func:`solver.solve` with ``samples`` and an opponent ``model`` (a policy name,
-    a :class:`solver.model.TableModel` or a setter function; None: the default)."""
-    samples: int = 1000
+    """:func:`solver.solve` with its sampling options (``samples``, ``precision``,
+    ``effort``; all None: the default adaptive solve) and an opponent ``model`` (a policy
+    name, a :class:`solver.model.TableModel` or a setter function; None: the default)."""
+    samples: Optional[int] = None
     model: Any = None
+    precision: Optional[float] = None
+    effort: Optional[str] = None
 
     def set(self, cards, rules, cut, players, seed):
         from .solve import solve
         sol = solve(cards, rules, cut, samples=self.samples, seed=seed, players=players,
-                    policy=self.model, top=0, holdout=0)     # only the setting is used
+                    policy=self.model, top=0, holdout=0, precision=self.precision,
+                    effort=self.effort)                     # only the setting is used
         rows = (sol.front, sol.middle, sol.back)
         return rows + ("declare",) if sol.declare else rows
 
@@ -112,6 +121,42 @@ class RandomSetter(Setter):
 
 
 @dataclass(frozen=True)
+class SavedSetter(Setter):
+    """Settings saved by an earlier run (``benchmarks/save_settings.py``), replayed: the
+    JSON file's setting of each hand for the seed the match gives it.  So a match can
+    play today's code against an earlier commit's settings without that commit's code."""
+    path: str = ""
+
+    def set(self, cards, rules, cut, players, seed):
+        rows = _saved_dict(self.path).get((cards, int(seed)))
+        if rows is None:
+            raise ValueError(f"setter {self.name!r}: {self.path} holds no setting of "
+                             f"{cards!r} for seed {seed} (it was saved for a match of "
+                             f"{_saved_meta(self.path)})")
+        return tuple(rows)
+
+
+@functools.lru_cache(maxsize=8)
+def _saved_file(path: str) -> dict:
+    try:
+        return json.loads(open(path).read())
+    except (OSError, ValueError) as e:
+        raise ValueError(f"saved settings {path!r}: {e}") from None
+
+
+@functools.lru_cache(maxsize=8)
+def _saved_dict(path: str) -> dict:
+    return {(item["cards"], int(item["seed"])): item["rows"]
+            for item in _saved_file(path)["settings"]}
+
+
+def _saved_meta(path: str) -> str:
+    meta = _saved_file(path).get("meta", {})
+    return ", ".join(f"{k} {meta[k]}" for k in ("rules", "players", "deals", "seed", "commit")
+                     if k in meta)
+
+
+@dataclass(frozen=True)
 class FunctionSetter(Setter):
     """A function ``(cards, rules, cut) -> (front, middle, back)``."""
     function: Callable = None
@@ -142,22 +187,33 @@ def setter(spec: "str | Setter | Callable") -> Setter:
                 raise ValueError(f"setter {spec!r}: options are key=value, not {item!r}")
             kwargs[key.strip()] = value.strip()
     if head == "solve":
-        unknown = set(kwargs) - {"samples", "model"}
+        unknown = set(kwargs) - {"samples", "model", "precision", "effort"}
         if unknown:
             raise ValueError(f"setter {spec!r}: unknown options {sorted(unknown)} "
-                             f"(solve takes samples, model)")
-        samples = kwargs.get("samples", "1000")
-        if not samples.isdigit():
-            raise ValueError(f"setter {spec!r}: samples must be a positive integer, "
-                             f"not {samples!r}")
-        samples = check_int(f"setter {spec!r}: samples", int(samples), 1)
-        return SolveSetter(name=spec, samples=samples, model=kwargs.get("model"))
+                             f"(solve takes samples, precision, effort, model)")
+        samples = kwargs.get("samples")
+        if samples is not None:
+            if not samples.isdigit():
+                raise ValueError(f"setter {spec!r}: samples must be a positive integer, "
+                                 f"not {samples!r}")
+            samples = check_int(f"setter {spec!r}: samples", int(samples), 1)
+        precision = kwargs.get("precision")
+        if precision is not None:
+            try:
+                precision = float(precision)
+            except ValueError:
+                raise ValueError(f"setter {spec!r}: precision must be a number of units, "
+                                 f"not {precision!r}") from None
+        return SolveSetter(name=spec, samples=samples, model=kwargs.get("model"),
+                           precision=precision, effort=kwargs.get("effort"))
     if head == "model":
         unknown = set(kwargs) - {"name"}
         if unknown:
             raise ValueError(f"setter {spec!r}: unknown options {sorted(unknown)} "
                              f"(model takes name)")
         return ModelSetter(name=spec, model=kwargs.get("name"))
+    if head == "saved" and options:
+        return SavedSetter(name=spec, path=options)
     if head in ("field", "sbf") and not options:
         return ModelSetter(name=spec, model=head)
     if head == "random" and not options:
@@ -168,8 +224,9 @@ def setter(spec: "str | Setter | Callable") -> Setter:
         if not callable(function):
             raise ValueError(f"setter {spec!r}: {head} has no function {options!r}")
         return FunctionSetter(name=spec, function=function)
-    raise ValueError(f"unknown setter {spec!r}; built-in: solve[:samples=N,model=M], "
-                     f"model[:name=M], field, sbf, random, or module:function")
+    raise ValueError(f"unknown setter {spec!r}; built-in: solve[:samples=N,precision=P,"
+                     f"effort=E,model=M], model[:name=M], field, sbf, random, saved:FILE, "
+                     f"or module:function")
 
 
 # --- deals and plays ------------------------------------------------------------------------

@@ -96,20 +96,16 @@ def solution_text(sol) -> str:
                      f"loss {_pct(l):>6s}")
     if sol.discards:
         lines.append("  " + row_line("discard", sol.discards, None, width))
-    lines.append(f"  (exact among {sol.candidates} non-dominated arrangements; win/tie/loss: "
-                 f"each row against one opponent's)")
+    lines += _how_chosen(sol)
 
     lines.append(f"EV {sol.ev:+.3f} ± {sol.stderr:.3f} units a deal")
-    if sol.precision is not None:
-        lines.append(f"  adaptive sampling: {sol.samples} deals resolved every rival to "
-                     f"{sol.precision:g} units (or reached the cap)")
     who = "the other player" if others == 1 else f"the {others} other players together"
     lines.append(f"  units: your net score in one deal, from {who} (docs/rules.md#scoring)")
     if sol.holdout:
         lines.append(f"  ±: one standard error; measured on {sol.holdout} new deals, not the "
                      f"{sol.samples} that chose the setting")
-        lines.append(f"  (on those {sol.samples} it averaged {sol.ev_in_sample:+.3f}: the best "
-                     f"of many noisy means, biased upward)")
+        lines.append(f"  (on those {sol.samples} it averaged {sol.ev_in_sample:+.3f}: a mean "
+                     f"chosen among many, biased upward)")
     else:
         lines.append(f"  ±: one standard error over the {sol.samples} deals that chose the "
                      f"setting")
@@ -147,6 +143,42 @@ def solution_text(sol) -> str:
         else:
             lines.append("  the best is ahead of each by more than 2 standard errors")
     return "\n".join(lines)
+
+
+def _how_chosen(sol) -> list[str]:
+    """How the setting was chosen: exactly over fixed deals, or by adaptive sampling
+    (anchored on the opponent model's own setting), and what it resolved."""
+    scored = f"{sol.candidates} non-dominated arrangement{'s' if sol.candidates > 1 else ''}"
+    rates = "win/tie/loss: each row against one opponent's"
+    if sol.precision is None:
+        return [f"  (exact among {scored} for its {sol.samples} deals;", f"  {rates})"]
+    lines = [f"  ({scored} scored; {rates})"]
+    if sol.anchored is None:
+        lines.append(f"  chosen over {sol.samples} deals ({sol.effort or 'adaptive'} "
+                     f"sampling): the best mean of the arrangements left")
+        against = "the leader"
+    elif sol.anchored:
+        lines.append(f"  chosen over {sol.samples} deals ({sol.effort or 'adaptive'} "
+                     f"sampling): the opponent model's own")
+        lines.append("  setting; no rival led it by more than one standard error")
+        against = "that setting"
+    else:
+        lines.append(f"  chosen over {sol.samples} deals ({sol.effort or 'adaptive'} "
+                     f"sampling): it led the opponent")
+        lines.append("  model's own setting by more than one standard error")
+        against = "the model's setting"
+    rivals = (sol.in_running or 1) - 1
+    if sol.capped:
+        lines.append(f"  stopped at the cap of {sol.samples} deals: {rivals} rival"
+                     f"{'s' if rivals > 1 else ''} not yet resolved to ±{sol.precision:g} "
+                     f"units against {against}")
+    elif rivals:
+        lines.append(f"  {rivals} rival{'s' if rivals > 1 else ''} left, {'each' if rivals > 1 else 'its'} "
+                     f"difference from {against} resolved to ±{sol.precision:g} units (95%);")
+        lines.append("  the others were shown worse")
+    else:
+        lines.append(f"  every rival was shown worse than {against} (95%)")
+    return lines
 
 
 # --- a row value, a settlement, a deal --------------------------------------------------------

@@ -20,9 +20,7 @@ import functools
 from pathlib import Path
 
 import numpy as np
-from numba import prange
-
-from ._jit import njit, threads_for
+from ._jit import in_ranges, njit
 from .autowin import KIND_DRAGON, automatic_win_kind
 from .kernels import ordinal3, ordinal5
 from .model import N_PARAMS, N_RECORD, ModelTables, TableModel, table_set
@@ -202,14 +200,29 @@ def set_hand(codes, t, kind, mt, params, field, n_seats):
 
 def set_hands(hands, t, kind, mt, params, field, n_seats, detect_auto):
     """Row values, automatic-win codes (AUTO_*) and row position masks of many hands
-    set by built-in policy ``kind``.  hands: (S, k, dealt) card codes.  Few hands are
-    set on one thread (:func:`solver._jit.threads_for`)."""
-    with threads_for(hands.shape[0] * hands.shape[1]):
-        if kind == POLICY_TABLE:
-            return _set_hands_table(hands, t, mt, detect_auto)
-        if kind == POLICY_FIELD:
-            return _set_hands_field(hands, t, params, field, n_seats, detect_auto)
-        return _set_hands_sbf(hands, t, detect_auto)
+    set by built-in policy ``kind``.  hands: (S, k, dealt) card codes.  With
+    ``detect_auto``, a hand holding an automatic win declares it (a sensible player
+    does) and is not set.  The deals are shared out between threads
+    (:func:`solver._jit.in_ranges`); each hand is set alone, so the result does not
+    depend on the number of threads."""
+    S, n_opp = hands.shape[0], hands.shape[1]
+    vals = np.zeros((S, n_opp, 3), np.int32)
+    auto = np.zeros((S, n_opp), np.int8)
+    masks = np.zeros((S, n_opp, 3), np.int64)
+    work = S * n_opp
+    if detect_auto:
+        in_ranges(lambda a, b: _declared_automatic_wins(hands, auto, a, b), S, work / 8)
+    if kind == POLICY_TABLE:
+        def run(a, b):
+            _set_hands_table(hands, t, mt, auto, vals, masks, a, b)
+    elif kind == POLICY_FIELD:
+        def run(a, b):
+            _set_hands_field(hands, t, params, field, n_seats, auto, vals, masks, a, b)
+    else:
+        def run(a, b):
+            _set_hands_sbf(hands, t, auto, vals, masks, a, b)
+    in_ranges(run, S, work)
+    return vals, auto, masks
 
 
 def set_hands_kernel(kind):
@@ -220,26 +233,17 @@ def set_hands_kernel(kind):
         kind, _set_hands_sbf)
 
 
-# The three kernels share their bookkeeping; samples are set in parallel (Numba
-# threads), each writing only its own slots, so results never depend on the number of
-# threads.
-@njit(inline="always")
-def _outputs(hands):
-    S, n_opp = hands.shape[0], hands.shape[1]
-    return (np.zeros((S, n_opp, 3), np.int32), np.zeros((S, n_opp), np.int8),
-            np.zeros((S, n_opp, 3), np.int64))
-
-
-@njit(inline="always")
-def _declares(codes, detect_auto, auto, s, k):
-    """Whether the hand declares an automatic win (a sensible player does); records it."""
-    if not detect_auto:
-        return False
-    kind_auto = automatic_win_kind(codes)
-    if kind_auto == 0:
-        return False
-    auto[s, k] = AUTO_DRAGON if kind_auto == KIND_DRAGON else AUTO_PLAIN
-    return True
+# The kernels that set many hands: each sets the deals start..stop-1 (one thread's
+# range) and writes only their slots, skipping the hands that declared an automatic win.
+# Automatic wins are found by a kernel of their own, so a rule set without them never
+# compiles that code.
+@njit
+def _declared_automatic_wins(hands, auto, start, stop):
+    for s in range(start, stop):
+        for k in range(hands.shape[1]):
+            kind_auto = automatic_win_kind(hands[s, k])
+            if kind_auto != 0:
+                auto[s, k] = AUTO_DRAGON if kind_auto == KIND_DRAGON else AUTO_PLAIN
 
 
 @njit(inline="always")
@@ -256,40 +260,34 @@ def _record(codes, f, m, b, t, vals, masks, s, k):
     vals[s, k, 2] = t.values[ordinal5(row[0], row[1], row[2], row[3], row[4], t)]
 
 
-@njit(parallel=True)
-def _set_hands_table(hands, t, mt, detect_auto):
-    vals, auto, masks = _outputs(hands)
-    for s in prange(hands.shape[0]):
+@njit
+def _set_hands_table(hands, t, mt, auto, vals, masks, start, stop):
+    for s in range(start, stop):
         for k in range(hands.shape[1]):
-            codes = hands[s, k]
-            if not _declares(codes, detect_auto, auto, s, k):
+            if auto[s, k] == 0:
+                codes = hands[s, k]
                 f, m, b, _ = table_set(codes, t, mt)
                 _record(codes, f, m, b, t, vals, masks, s, k)
-    return vals, auto, masks
 
 
-@njit(parallel=True)
-def _set_hands_field(hands, t, params, field, n_seats, detect_auto):
-    vals, auto, masks = _outputs(hands)
-    for s in prange(hands.shape[0]):
+@njit
+def _set_hands_field(hands, t, params, field, n_seats, auto, vals, masks, start, stop):
+    for s in range(start, stop):
         for k in range(hands.shape[1]):
-            codes = hands[s, k]
-            if not _declares(codes, detect_auto, auto, s, k):
+            if auto[s, k] == 0:
+                codes = hands[s, k]
                 f, m, b = field_policy(codes, t, params, field, n_seats)
                 _record(codes, f, m, b, t, vals, masks, s, k)
-    return vals, auto, masks
 
 
-@njit(parallel=True)
-def _set_hands_sbf(hands, t, detect_auto):
-    vals, auto, masks = _outputs(hands)
-    for s in prange(hands.shape[0]):
+@njit
+def _set_hands_sbf(hands, t, auto, vals, masks, start, stop):
+    for s in range(start, stop):
         for k in range(hands.shape[1]):
-            codes = hands[s, k]
-            if not _declares(codes, detect_auto, auto, s, k):
+            if auto[s, k] == 0:
+                codes = hands[s, k]
                 f, m, b = strongest_back_first(codes, t)
                 _record(codes, f, m, b, t, vals, masks, s, k)
-    return vals, auto, masks
 
 
 POLICY_NAMES = ("table", "field", "sbf")

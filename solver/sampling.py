@@ -25,7 +25,7 @@ import numpy as np
 from ._checks import check_int, is_int
 from .autowin import auto_code, automatic_win_kind
 from .cards import CardsLike, card_name, deck_codes, format_cards, parse_codes, to_codes
-from .policy import POLICY_NAMES, builtin_policy, set_hands
+from .policy import POLICY_NAMES, builtin_policy, set_hand, set_hands
 from .rows import _value_of_codes, bonus_rank_of, tables_for
 from .rules import ROWS, SCHEME_SCOOP, RuleSet, rule_set
 from .scoring import score_candidates
@@ -146,7 +146,8 @@ def check_sampling(rs: RuleSet, n_seats: int, samples, seed, opponents=None, pol
 
     ``opponents`` comes back as lists (its cards are checked later, sample by sample);
     ``policy`` comes back wrapped so that a bad return value is an error naming it."""
-    samples = check_int("samples", samples)
+    if opponents is None or samples is not None:        # (given opponents: no count)
+        samples = check_int("samples", samples)
     seed = check_int("seed", seed, 0)
     if opponents is None:
         check_int("samples", samples, 1)
@@ -312,19 +313,44 @@ def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int |
 
 
 # --- adaptive sampling ----------------------------------------------------------------------
-# The first batch of deals, and the z of a 95% confidence interval.
-ADAPTIVE_FIRST_BATCH = 100
+# The first batch of deals; a 95% confidence interval's z; how many standard errors a
+# rival must lead the anchor by for the choice to leave the anchor.
+ADAPTIVE_FIRST_BATCH = 64
 Z95 = 1.96
+DEPART_Z = 1.0
 
 
-def adaptive_scores(precision: float, cap: int, seed: int, hand: Hand, policy,
-                    cand_vals: np.ndarray, params: np.ndarray):
-    """Adaptive sampling (see :func:`solver.solve`'s ``precision``): (scores[k, s], deals
-    each candidate was scored on -- a prefix of the deals --, the candidates still in the
-    running at the end, and the :class:`Opponents` of every deal used).
+def batch_sizes(cap: int, first: int = ADAPTIVE_FIRST_BATCH):
+    """Adaptive sampling's batches: ``first``, then as many deals as all the earlier ones
+    (so the deals double), the last cut to the cap.
 
-    Deals come in batches (100, 100, 200, 400, ...: each batch as many deals as all the
-    earlier ones, so the work doubles), batch ``b`` drawn from :func:`batch_seed`."""
+    >>> list(batch_sizes(1000))
+    [64, 64, 128, 256, 488]
+    """
+    used = 0
+    while used < cap:
+        size = min(cap - used, max(first, used))
+        yield size
+        used += size
+
+
+def adaptive_scores(hand: Hand, policy, cand_vals: np.ndarray, params: np.ndarray, *,
+                    precision: float, cap: int, seed: int, anchor: Optional[int] = None,
+                    first: Optional[Opponents] = None):
+    """Adaptive sampling (see :func:`solver.solve`'s ``precision``): deals come in batches
+    (:func:`batch_sizes`, batch ``b`` drawn from :func:`batch_seed` ``(seed, b)``; ``first``:
+    the first batch's opponents, if already drawn) and only the candidates still in the
+    running are scored on each.
+
+    Every rival is compared, deal by deal, with a *reference*: candidate ``anchor``
+    (the opponent model's own setting of the hand) or, without one, the current leader.
+    A rival leaves the running when the 95% confidence interval of its paired difference
+    from the reference lies below 0; sampling stops when every rival left has that
+    interval's half-width at most ``precision``, or at ``cap`` deals.
+
+    Returns (scores[k, s], the deals each candidate was scored on -- a prefix of the
+    deals --, the candidates still in the running, and the :class:`Opponents` of every
+    deal used)."""
     K = len(cand_vals)
     n_opp = hand.seats - 1
     scores = np.zeros((K, cap), np.int32)
@@ -334,20 +360,19 @@ def adaptive_scores(precision: float, cap: int, seed: int, hand: Hand, policy,
     scored = np.zeros(K, np.int64)
     alive = np.arange(K)
     used = 0
-    batch = 0
-    while used < cap:
-        size = min(cap - used, max(ADAPTIVE_FIRST_BATCH, used))
+    for batch, size in enumerate(batch_sizes(cap)):
         new = slice(used, used + size)
-        vals[new], fouled[new], auto[new] = sampled_opponents(hand, size,
-                                                              batch_seed(seed, batch), policy)
+        drawn = first if batch == 0 and first is not None else sampled_opponents(
+            hand, size, batch_seed(seed, batch), policy)
+        vals[new], fouled[new], auto[new] = drawn
         scores[alive, new] = score_candidates(cand_vals[alive], 0, vals[new], fouled[new],
                                               auto[new], params)
         used += size
-        batch += 1
         scored[alive] = used
         mine = scores[alive, :used].astype(np.float64)
-        leader = int(np.argmax(mine.mean(axis=1)))
-        diff = mine - mine[leader]
+        ref = (int(np.argmax(mine.mean(axis=1))) if anchor is None
+               else int(np.flatnonzero(alive == anchor)[0]))
+        diff = mine - mine[ref]
         half = Z95 * diff.std(axis=1, ddof=1) / np.sqrt(used)
         keep = diff.mean(axis=1) + half >= 0           # not yet shown to be worse
         alive, half = alive[keep], half[keep]
@@ -355,3 +380,18 @@ def adaptive_scores(precision: float, cap: int, seed: int, hand: Hand, policy,
             break
     return (scores[:, :used], scored, alive,
             Opponents(vals[:used], fouled[:used], auto[:used]))
+
+
+def anchor_setting(hand: Hand, policy) -> Optional[np.ndarray]:
+    """The row values of the setting a built-in opponent ``policy`` makes with the
+    solver's own hand (for the default model: :func:`solver.quick_set`'s); None for a
+    policy function, whose setting of this hand is not a prior worth keeping."""
+    rs, tables = hand.rules, hand.tables
+    builtin = builtin_policy(policy, rs, hand.seats, bonus_rank_of(rs, hand.cut))
+    if builtin is None:
+        return None
+    kind, mt, field = builtin
+    codes = np.array(hand.own, np.int64)
+    masks = set_hand(codes, tables, kind, mt, rs.scoring_params(), field, hand.seats)
+    return np.array([_value_of_codes([int(codes[p]) for p in range(len(codes))
+                                      if int(m) >> p & 1], tables) for m in masks], np.int32)

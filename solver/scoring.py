@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from numba import prange
-
-from ._jit import njit, threads_for
+from ._jit import in_ranges, njit
 from .rules import (CATEGORIES, CATEGORY_INDEX, SCHEME_EASTERN, SCHEME_MANDARIN,
                     SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN, RuleSet)
 from .tables import CATEGORY_SHIFT
@@ -281,46 +279,45 @@ def sample_flags(opp_fouled, opp_auto, s):
     return fouled, auto
 
 
-# Samples a thread takes at a time in the parallel kernels: enough work to pay for the
-# hand-off, small enough to share a 1000-sample solve evenly between cores.
-SAMPLE_CHUNK = 64
-
-
 def score_candidates(cand_vals, our_auto, opp_vals, opp_fouled, opp_auto, params, *,
                      our_fouled=False):
     """scores[k, s]: units of arrangement k (or of declaring, when our_auto) in sample s.
 
     ``our_fouled``: the solver's seat fouled (every arrangement k is scored as a foul;
     :func:`solver.review` grades a fouled setting with it, where the rule set scores
-    fouls).  Chunks of samples go to Numba's threads (little work stays on one thread:
-    :func:`solver._jit.threads_for`); each writes only its own columns, so the scores
-    are the same whatever the number of threads."""
-    pairs = cand_vals.shape[0] * opp_vals.shape[0] * opp_vals.shape[1]
-    with threads_for(pairs / 1000):
-        return score_kernel(cand_vals, our_auto, 1 if our_fouled else 0, opp_vals,
-                            opp_fouled, opp_auto, params)
-
-
-@njit(parallel=True)
-def score_kernel(cand_vals, our_auto, our_fouled, opp_vals, opp_fouled, opp_auto, params):
-    """:func:`score_candidates`' kernel (``our_fouled``: 1 sets seat 0's foul bit)."""
-    K, S, n_opp = cand_vals.shape[0], opp_vals.shape[0], opp_vals.shape[1]
-    n = n_opp + 1
+    fouls).  The samples are shared out between threads (:func:`solver._jit.in_ranges`);
+    each range writes only its own columns, so the scores are the same whatever the
+    number of threads."""
+    K, S = cand_vals.shape[0], opp_vals.shape[0]
     out = np.empty((K, S), np.int32)
-    for c in prange((S + SAMPLE_CHUNK - 1) // SAMPLE_CHUNK):
-        vals = np.empty((n, 3), np.int32)
-        for s in range(c * SAMPLE_CHUNK, min(S, (c + 1) * SAMPLE_CHUNK)):
-            fouled, auto = sample_flags(opp_fouled, opp_auto, s)
-            fouled |= our_fouled
-            auto |= our_auto
-            for j in range(n_opp):
-                for r in range(3):
-                    vals[j + 1, r] = opp_vals[s, j, r]
-            for k in range(K):
-                for r in range(3):
-                    vals[0, r] = cand_vals[k, r]
-                out[k, s] = seat_score(vals, fouled, auto, n, 0, params)
+    fouled_bit = 1 if our_fouled else 0
+
+    def run(start, stop):
+        score_kernel(cand_vals, our_auto, fouled_bit, opp_vals, opp_fouled, opp_auto, params,
+                     out, start, stop)
+    in_ranges(run, S, K * S * opp_vals.shape[1] / 1000)
     return out
+
+
+@njit
+def score_kernel(cand_vals, our_auto, our_fouled, opp_vals, opp_fouled, opp_auto, params, out,
+                 start, stop):
+    """:func:`score_candidates`' kernel, for the samples start..stop-1 (``our_fouled``: 1
+    sets seat 0's foul bit)."""
+    K, n_opp = cand_vals.shape[0], opp_vals.shape[1]
+    n = n_opp + 1
+    vals = np.empty((n, 3), np.int32)
+    for s in range(start, stop):
+        fouled, auto = sample_flags(opp_fouled, opp_auto, s)
+        fouled |= our_fouled
+        auto |= our_auto
+        for j in range(n_opp):
+            for r in range(3):
+                vals[j + 1, r] = opp_vals[s, j, r]
+        for k in range(K):
+            for r in range(3):
+                vals[0, r] = cand_vals[k, r]
+            out[k, s] = seat_score(vals, fouled, auto, n, 0, params)
 
 
 @njit
@@ -335,12 +332,14 @@ def describe(our_vals, opp_vals, opp_fouled, opp_auto, params):
     home_runs = 0
     bonus = 0
     vals = np.empty((n, 3), np.int32)
-    vals[0] = our_vals
+    for r in range(3):      # loops, not slice assignments: see solver.search._doubled
+        vals[0, r] = our_vals[r]
     scoop_scheme = params[P_SCHEME] == SCHEME_SCOOP
     for s in range(S):
         fouled, auto = sample_flags(opp_fouled, opp_auto, s)
         for j in range(n_opp):
-            vals[j + 1] = opp_vals[s, j]
+            for r in range(3):
+                vals[j + 1, r] = opp_vals[s, j, r]
         if home_run(vals, fouled, auto, n, 0, params):
             home_runs += 1
         for j in range(1, n):

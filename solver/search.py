@@ -72,6 +72,36 @@ def cards_of_mask(mask, codes):
 
 
 @njit
+def argsort_desc(keys, digits):
+    """The indices of ``keys`` (non-negative, below ``256 ** digits``) ordered by key,
+    highest first, equal keys in index order: ``np.argsort(-keys, kind="mergesort")``.
+
+    A least-significant-digit radix sort, one stable counting pass per byte: plain loops
+    that compile in a fraction of the time NumPy's generic sort takes to compile (a
+    first run is mostly compiling)."""
+    n = keys.shape[0]
+    order = np.empty(n, np.int64)
+    for i in range(n):
+        order[i] = i
+    spare = np.empty(n, np.int64)
+    start = np.empty(257, np.int64)
+    for d in range(digits):
+        shift = 8 * d
+        for b in range(257):
+            start[b] = 0
+        for i in range(n):
+            start[256 - ((keys[order[i]] >> shift) & 255)] += 1   # high bytes first
+        for b in range(256):
+            start[b + 1] += start[b]
+        for i in range(n):
+            b = 255 - ((keys[order[i]] >> shift) & 255)
+            spare[start[b]] = order[i]
+            start[b] += 1
+        order, spare = spare, order
+    return order
+
+
+@njit
 def five_subsets(codes, t):
     """Masks and ordinals of every 5-card subset of the hand, in lexicographic order.
 
@@ -193,7 +223,11 @@ def _doubled(a):
     """A copy of a 2-D int64 array with twice the rows (callers grow only when full: a call
     per append would cost more than the search itself)."""
     b = np.empty((2 * a.shape[0], a.shape[1]), np.int64)     # (a.dtype: 2 s to compile)
-    b[:a.shape[0]] = a
+    # An explicit loop: a slice assignment compiles Numba's shape-mismatch error message
+    # with it, 3 s of a first run's compiling.
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            b[i, j] = a[i, j]
     return b
 
 
@@ -253,7 +287,7 @@ def nondominated_arrangements(codes, t, params):
     full = (1 << n) - 1
     masks5, ords5 = five_subsets(codes, t)
     n5 = ords5.shape[0]
-    order = np.argsort(-ords5, kind="mergesort")
+    order = argsort_desc(ords5, 2)
     sorted_ords = ords5[order]
     # first[p]: the first sorted position whose ordinal equals sorted_ords[p], so a scan
     # from there visits exactly the subsets no stronger than subset p.
@@ -279,7 +313,7 @@ def nondominated_arrangements(codes, t, params):
     cand = np.empty((4096, 8), np.int64)
     kept = np.empty((64, 2), np.int64)       # per Back: (middle bonus, front ord)
     n_cand = 0
-    front_order = np.argsort(-ords3, kind="mergesort")
+    front_order = argsort_desc(ords3, 2)
     bound = np.empty(5, np.int64)
     for pb in range(n5):
         # Skip the Back when even an arrangement of its strongest possible Middle (no
@@ -321,7 +355,7 @@ def nondominated_arrangements(codes, t, params):
     # Across Backs: strongest (back, middle, front) first, so a dominating candidate is
     # always met before the ones it dominates.
     key = (cand[:, 0] << 32) | (cand[:, 2] << 16) | cand[:, 4]
-    order = np.argsort(-key, kind="mergesort")
+    order = argsort_desc(key, 6)
     final = np.empty((n_cand, 5), np.int64)
     n_final = 0
     out_masks = np.empty((n_cand, 3), np.int64)
@@ -330,7 +364,8 @@ def nondominated_arrangements(codes, t, params):
         row = cand[i, :5]
         if _dominated(final, n_final, row):
             continue
-        final[n_final] = row
+        for c in range(5):               # (not a slice assignment: see _doubled)
+            final[n_final, c] = row[c]
         out_masks[n_final, 0] = cand[i, 7]
         out_masks[n_final, 1] = cand[i, 6]
         out_masks[n_final, 2] = cand[i, 5]

@@ -58,7 +58,11 @@ class Solution:
     two standard errors of it.  ``declare``/``ev_declare`` (``classic`` with an automatic
     win in hand): whether declaring beats playing the best arrangement over the samples,
     and its mean score there.  ``categories``: each row's category (API name); ``cut``:
-    the cut card (``bonus``).
+    the cut card (``bonus``).  Adaptive sampling (``solve``'s default): ``precision`` and
+    ``effort`` it ran with, ``samples`` the deals it used, ``capped`` whether it stopped at
+    its cap with rivals unresolved, ``in_running`` the arrangements not ruled out (the
+    choice included), ``anchored`` whether the choice is the opponent
+    model's own setting of the hand (None without one).
 
     ``str(solution)`` is the text :mod:`solver.display` lays out; :meth:`to_dict` and
     :meth:`to_json` give every field as plain Python values.
@@ -85,7 +89,12 @@ class Solution:
     declare: Optional[bool] = None
     ev_declare: Optional[float] = None
     cut: Optional[str] = None
-    precision: Optional[float] = None   # solve(..., precision=): samples is what it used
+    precision: Optional[float] = None   # adaptive sampling's precision (None: exactly
+                                        # ``samples`` deals)
+    effort: Optional[str] = None        # adaptive sampling's preset ("fast", "max")
+    capped: bool = False                # adaptive sampling stopped at its cap, unresolved
+    anchored: Optional[bool] = None     # the choice is the opponent model's own setting
+    in_running: Optional[int] = None    # arrangements adaptive sampling had not ruled out
 
     @property
     def tied(self) -> tuple[Alternative, ...]:

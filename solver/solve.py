@@ -22,35 +22,57 @@ from .cards import CardsLike, card_name, format_cards
 from .policy import POLICY_TABLE, builtin_policy, set_hands_kernel
 from .rows import RowValue, cut_taken
 from .rules import ROWS, RuleSet
-from .sampling import (Policy, adaptive_scores, check_memory, check_sampling,
+from .sampling import (ADAPTIVE_FIRST_BATCH, DEPART_Z, Policy, adaptive_scores,
+                       anchor_setting, batch_seed, check_memory, check_sampling,
                        given_opponents, holdout_seed, prepare_hand, sampled_opponents)
-from .scoring import describe, score_candidates, score_kernel
+from .scoring import describe, row_bonus, score_candidates, score_kernel
 from .search import front_bonus_is_monotone, nondominated_arrangements
 from .solution import Alternative, Solution
 
 __all__ = ["Alternative", "Solution", "solve"]
 
 
+# What ``solve(cards, rules)`` does when ``samples`` is not given: adaptive sampling,
+# anchored on the opponent model's own setting, to this precision (units) and at most
+# this many opponent hands set (the work a deal costs is one setting per opponent; a
+# 16- or 17-card hand costs about twice a 13-card one).  "max" buys the last of the
+# edge at a hundred times the work (benchmarks/README.md#what-the-edge-costs).
+EFFORTS = {
+    "fast": dict(precision=0.05, hands={13: 1536, 16: 1024, 17: 1024}),
+    "max": dict(precision=0.005, hands={13: 65536, 16: 32768, 17: 32768}),
+}
+
+
 def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = None, *,
-          samples: int = 1000, seed: int = 0, players: Optional[int] = None,
+          samples: Optional[int] = None, seed: int = 0, players: Optional[int] = None,
           opponents: Optional[Sequence] = None, policy: Optional[Policy] = None,
           top: int = 5, holdout: Optional[int] = None,
-          precision: Optional[float] = None) -> Solution:
-    """The legal arrangement of 13 of ``cards`` with the best mean score
-    (docs/rules.md#what-the-solver-optimises), and an unbiased estimate of its EV.
+          precision: Optional[float] = None, effort: Optional[str] = None) -> Solution:
+    """The legal arrangement of 13 of ``cards`` with the best expected score against the
+    opponent model (docs/rules.md#what-the-solver-optimises), and an unbiased estimate
+    of its EV.
 
     Parameters
     ----------
     cards: 17 cards for ``joker``, 16 for ``bonus`` (plus ``cut``), 13 for ``pagat`` and
         ``classic``; text, a hand bitmask or card codes.
-    samples, seed: how many deals of the unseen cards to sample (at most what fits in
-        ``SAMPLE_MEMORY_LIMIT`` bytes: two to three million), and the seed (an ``int`` >= 0);
-        the same arguments give the same answer every time.
+    rules: the rule set: ``"joker"``, ``"bonus"``, ``"pagat"``, ``"classic"`` (Western
+        scoring), ``"classic:eastern"`` or ``"classic:mandarin"``, or a
+        :class:`solver.RuleSet` (docs/rules.md).
+    cut: the cut card of ``bonus`` (``"4c"``: its rank is the Bonus rank, and it is out of
+        play); None for every other rule set.
+    samples: None (the default): sample adaptively, as ``effort`` says (below).  An
+        integer N: exactly N deals of the unseen cards, and the answer is exact for them:
+        no legal arrangement of any 13 of the cards has a higher mean over those deals
+        (at most what fits in ``SAMPLE_MEMORY_LIMIT`` bytes: two to three million).
+        With ``precision``, N is the most adaptive sampling may use.
+    seed: the seed of the deals (an ``int`` >= 0); the same arguments give the same
+        answer every time.
     players: seats at the table (``pagat``/``classic``: 2-4; default 4).
     opponents: instead of sampling, the opponents' settings for each sample: a sequence
         of samples, each a sequence of ``(front, middle, back)`` (add a fourth item
         ``"declare"`` for a declared automatic win); the EV is then the mean over exactly
-        those, with no randomness.
+        those, with no randomness, and the answer is exact for them.
     policy: how each sampled opponent sets its hand: ``None`` or ``"table"`` (the default
         model, :mod:`solver.model`), a :class:`solver.model.TableModel`, ``"field"`` (the
         previous default, kept to compare with), ``"sbf"`` (strongest Back first) -- all
@@ -58,25 +80,29 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     top: how many alternative arrangements to report (0 for none), each with its mean
         and its paired difference from the best on the same samples.
     holdout: after the best arrangement is chosen, how many new deals (independent of the
-        ``samples`` ones: seeded by :func:`holdout_seed`, opponents set by the same
+        ones that chose it: seeded by :func:`holdout_seed`, opponents set by the same
         ``policy``) to score it on again: ``ev`` is its mean there, an unbiased estimate,
-        while the mean over the samples that chose it (``ev_in_sample``) is biased upward.
-        Default ``max(1, samples // 4)``; 0: no held-out deals (``ev`` is then the
-        in-sample mean).  With ``opponents=`` there is nothing to hold out (0).
+        while the mean over the deals that chose it (``ev_in_sample``) is biased upward.
+        Default: a quarter of the deals used (with adaptive sampling, at least 64); 0: no
+        held-out deals (``ev`` is then the in-sample mean).  With ``opponents=`` there is nothing to hold out (0).
+    precision, effort: adaptive sampling (the default).  Deals come in seeded batches
+        (64, 64, 128, 256, ...), only the arrangements still in the running are scored on
+        each, and every rival is compared, deal by deal, with the *anchor*: the setting
+        the opponent model itself makes with these cards (:func:`solver.quick_set`, for
+        the default model; a policy function gives no anchor, and the current leader
+        serves instead).  A rival leaves the running when the 95% confidence interval of
+        its paired difference from the anchor lies below 0 (it is worse); sampling stops
+        when every rival left has that interval's half-width at most ``precision`` units,
+        or at the cap (``Solution.capped``).  The choice is the anchor unless a rival
+        still in the running leads it by more than one standard error; then the best of
+        those.  (Picking the best of many noisy means would often pick a lucky one: the
+        model's own setting is a strong prior, and a departure from it must be earned.)
+        ``effort`` sets the defaults: ``"fast"`` (the default: ``precision`` 0.05, at
+        most about 1,500 opponent hands -- milliseconds) or ``"max"`` (0.005, tens of
+        thousands -- about a second).  ``Solution.samples`` says how many deals it used.
 
-    precision: sample adaptively instead: deals come in seeded batches (100, 100, 200,
-        400, ...; ``samples`` is the most it may use), only the candidates still in the
-        running are scored on each, and sampling stops as soon as the leader's lead over
-        every rival is resolved to ``precision`` units.  A rival leaves the running when
-        the 95% confidence interval of its paired difference from the leader lies below
-        0; sampling stops when every rival left has that interval's half-width at most
-        ``precision``.  Guarantee: each arrangement still in the running at the end is,
-        at 95% confidence (each on its own, not jointly), at most ``precision`` units
-        better than the choice, and each one dropped was worse.  ``Solution.samples``
-        says how many deals it used.  None (the default): exactly ``samples`` deals.
-
-    How the answer is exact for its samples without scoring 171 million arrangements:
-    see :mod:`solver.search`.  The ``samples`` and ``seed`` (and ``precision``) alone
+    How the answer is found without scoring 171 million arrangements: see
+    :mod:`solver.search`.  The ``samples``, ``seed``, ``precision`` and ``effort`` alone
     decide the answer: ``holdout`` only changes the numbers reported for it.
 
     A notice goes to stderr while the kernels compile the first time (see
@@ -87,12 +113,26 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     if not front_bonus_is_monotone(rs):
         raise ValueError(f"{rs.name}: a stronger Front earns fewer units than a weaker one; "
                          f"the solver's pruning assumes it never does")
+    adaptive = opponents is None and (samples is None or precision is not None)
+    if effort is not None and not (adaptive and samples is None):
+        raise ValueError(f"effort={effort!r} sets the adaptive sampling of a solve with no "
+                         f"samples= (samples=N asks for exactly N deals)")
+    if adaptive:
+        if effort is None:
+            effort = "fast"
+        if effort not in EFFORTS:
+            raise ValueError(f"effort must be one of {', '.join(map(repr, EFFORTS))}, "
+                             f"not {effort!r}")
+        if samples is None:
+            samples = max(ADAPTIVE_FIRST_BATCH,
+                          EFFORTS[effort]["hands"][rs.cards_dealt] // (n_seats - 1))
+        if precision is None:
+            precision = EFFORTS[effort]["precision"]
     samples, seed, opponents, policy = check_sampling(rs, n_seats, samples, seed, opponents,
                                                       policy)
     top = check_int("top", top, 0)
-    holdout_default = holdout is None
-    holdout = _check_holdout(holdout, samples, opponents, rs, n_seats)
-    if precision is not None:
+    holdout = _check_holdout(holdout, opponents, rs, n_seats)
+    if adaptive or precision is not None:
         precision = _check_precision(precision, opponents)
     params = rs.scoring_params()
     codes = np.array(own, np.int64)
@@ -100,32 +140,35 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     builtin = None if opponents is not None else builtin_policy(policy, rs, n_seats, None)
     _notice_compiling(None if builtin is None else builtin[0])
     # A first solve compiles its kernels: the search and scoring ones in another process
-    # while this one compiles the opponents' (solver._warmup), the opponents first.
-    warming = None
-    if builtin is not None and precision is None:
-        warming = _warmup.start(set_hands_kernel(builtin[0]))
-    if precision is None:
-        if opponents is not None:
-            opp = given_opponents(opponents, hand)
-        else:
-            opp = sampled_opponents(hand, samples, seed, policy)
+    # while this one compiles the opponents' (solver._warmup), by drawing the first deals.
+    warming = None if builtin is None else _warmup.start(set_hands_kernel(builtin[0]))
+    if opponents is not None:
+        opp = given_opponents(opponents, hand)
+    elif adaptive:
+        first = sampled_opponents(hand, min(samples, ADAPTIVE_FIRST_BATCH), batch_seed(seed, 0),
+                                  policy)
+    else:
+        opp = sampled_opponents(hand, samples, seed, policy)
     _warmup.finish(warming)
     masks, ords = nondominated_arrangements(codes, tables, params)
     if len(masks) == 0:
         raise AssertionError("a hand always has a legal arrangement")
     cand_vals = tables.values[ords].astype(np.int32)
-    if precision is not None:
-        scores, scored, running, opp = adaptive_scores(precision, samples, seed, hand, policy,
-                                                       cand_vals, params)
+    anchor = None
+    if adaptive:
+        anchor = _anchor_candidate(cand_vals, anchor_setting(hand, policy), params)
+        scores, scored, running, opp = adaptive_scores(
+            hand, policy, cand_vals, params, precision=precision, cap=samples, seed=seed,
+            anchor=anchor, first=first)
     else:
         scores = score_candidates(cand_vals, 0, *opp, params)
         scored = np.full(len(cand_vals), scores.shape[1])
         running = np.arange(len(cand_vals))
     # A candidate's mean over the deals it was scored on (all of them, unless adaptive
-    # sampling dropped it on the way); the best is among those still in the running.
+    # sampling dropped it on the way).
     means = np.array([scores[k, :scored[k]].mean() for k in range(len(cand_vals))])
     S = scores.shape[1]
-    best = int(running[np.argmax(means[running])])
+    best = _choice(scores, means, running, anchor)
     order = [best] + [int(i) for i in np.argsort(-means, kind="stable") if i != best]
 
     def rows_text(i):
@@ -153,8 +196,8 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
             declared = score_candidates(cand_vals[:1], auto_code(kind), *opp, params)
             ev_declare = float(declared.mean())
             declare = ev_declare > float(means[best])
-    if precision is not None and holdout_default:
-        holdout = max(1, S // 4)                # a quarter of the deals it used
+    if holdout is None:                         # a quarter of the deals it used, and
+        holdout = max(ADAPTIVE_FIRST_BATCH if adaptive else 1, S // 4)   # a batch at least
     if holdout:
         held_opp = sampled_opponents(hand, holdout, holdout_seed(seed), policy)
         held = score_candidates(cand_vals[best:best + 1], 0, *held_opp, params)[0]
@@ -169,7 +212,43 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
         p_scooped=tuple(float(x) / S for x in scooped), p_home_run=home_runs / S,
         row_rates=row_rates, bonus_units=float(bonus) / S, alternatives=alternatives,
         candidates=len(masks), automatic_win=auto_name, declare=declare,
-        ev_declare=ev_declare, cut=_cut_text(rs, cut), precision=precision)
+        ev_declare=ev_declare, cut=_cut_text(rs, cut),
+        precision=precision if adaptive else None, effort=effort,
+        capped=adaptive and S == samples and len(running) > 1, in_running=len(running),
+        anchored=None if anchor is None else best == anchor)
+
+
+def _anchor_candidate(cand_vals: np.ndarray, anchor_vals, params) -> Optional[int]:
+    """The candidate that stands for the opponent model's own setting: the one with its
+    row values, else the first that dominates it (as good in every row, bonus units
+    included: solver.search), else None (a fouled setting, or no model)."""
+    if anchor_vals is None or not anchor_vals[0] < anchor_vals[1] <= anchor_vals[2]:
+        return None
+    same = np.flatnonzero((cand_vals == anchor_vals).all(axis=1))
+    if len(same):
+        return int(same[0])
+    for k, vals in enumerate(cand_vals):
+        if all(vals[r] >= anchor_vals[r]
+               and row_bonus(params, r, vals[r]) >= row_bonus(params, r, anchor_vals[r])
+               for r in range(3)):
+            return k
+    return None
+
+
+def _choice(scores: np.ndarray, means: np.ndarray, running: np.ndarray,
+            anchor: Optional[int]) -> int:
+    """The arrangement chosen: without an anchor, the best mean still in the running;
+    with one, the anchor unless rivals still in the running lead it, deal by deal, by
+    more than DEPART_Z standard errors, and then the best mean of those."""
+    if anchor is None or anchor not in running:
+        return int(running[np.argmax(means[running])])
+    ahead = []
+    for k in running:
+        if k != anchor:
+            diff, stderr = _paired_difference(scores[k], scores[anchor])
+            if diff > DEPART_Z * stderr:
+                ahead.append(int(k))
+    return max(ahead, key=lambda k: means[k]) if ahead else anchor
 
 
 def _check_precision(precision, opponents) -> float:
@@ -183,15 +262,16 @@ def _check_precision(precision, opponents) -> float:
     return float(precision)
 
 
-def _check_holdout(holdout, samples: int, opponents, rs: RuleSet, n_seats: int) -> int:
-    """The number of held-out deals: validated, defaulted, 0 with given opponents."""
+def _check_holdout(holdout, opponents, rs: RuleSet, n_seats: int) -> Optional[int]:
+    """The number of held-out deals: validated, 0 with given opponents, None for the
+    default (a quarter of the deals used)."""
     if opponents is not None:
         if holdout is not None and check_int("holdout", holdout, 0) > 0:
             raise ValueError(f"holdout={holdout}: with opponents= there is nothing to hold "
                              f"out (the EV is the mean over exactly those opponents)")
         return 0
     if holdout is None:
-        return max(1, samples // 4)
+        return None
     holdout = check_int("holdout", holdout, 0)
     # The in-sample deals' hands are freed before the held-out ones are drawn: the same
     # limit applies to each.

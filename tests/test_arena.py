@@ -114,3 +114,26 @@ def test_command_line(tmp_path, capsys):
     assert json.loads(out.read_text())["deals"] == 3
     assert arena.main(["match", "model", "sbf", "--rules", "poker", "--quiet"]) == 2
     assert "unknown rule set" in capsys.readouterr().err
+
+
+def test_saved_settings_replay_what_was_saved(tmp_path):
+    """A setter's settings saved hand by hand (as benchmarks/save_settings.py does) and
+    replayed as ``saved:FILE`` play exactly as the setter itself did."""
+    import json
+
+    from solver.arena import _setter_seed, deal_hands
+    rs = solver.rule_set("classic")
+    saved = []
+    for index in range(4):
+        hands, cut = deal_hands(rs, 2, 3, index)
+        for h, hand in enumerate(hands):
+            seed = _setter_seed(3, index, h, 1)                # side B's seeds
+            rows = setter("model").set(hand, rs, cut, 2, seed)
+            saved.append({"cards": hand, "seed": seed, "rows": list(rows)})
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps({"meta": {"rules": "classic"}, "settings": saved}))
+    replay = match("sbf", f"saved:{path}", "classic", players=2, deals=4, seed=3)
+    direct = match("sbf", "model", "classic", players=2, deals=4, seed=3)
+    assert replay.values == direct.values and direct.mean != 0
+    with pytest.raises(ValueError, match="holds no setting"):
+        match("sbf", f"saved:{path}", "classic", players=2, deals=5, seed=3)

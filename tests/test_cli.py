@@ -192,8 +192,9 @@ def test_help_shows_the_commands_and_every_default(capsys):
     assert code == 0 and all(c in out for c in ("solve", "eval", "settle", "deal"))
     code, out, _ = run(capsys, "solve", "--help")
     flat = " ".join(out.split())
-    for default in ("(default: joker)", "(default: 1000)", "(default: 0)", "(default: 5)",
-                    "(default: samples // 4", "(default: the rule set's largest, 4)"):
+    for default in ("(default: joker)", "(default: adaptive sampling", "(default: 0)",
+                    "(default: 5)", "(default: a quarter of the deals used",
+                    "(default: the rule set's largest, 4)"):
         assert default in flat
     assert "no progress bar of its own" in flat and "SOLVER_QUIET=1" in flat
     assert run(capsys, "--version")[1].strip().endswith(solver.__version__)

@@ -441,16 +441,26 @@ def test_front_bonus_premise_holds_and_is_checked():
 
 
 def test_small_work_runs_on_one_thread_and_the_answer_never_depends_on_it():
+    import threading
+
     import numba
-    from solver._jit import MIN_PARALLEL_WORK, threads_for
+    from solver._jit import MIN_PARALLEL_WORK, in_ranges
     before = numba.get_num_threads()
     try:
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-        with threads_for(MIN_PARALLEL_WORK - 1):
-            assert numba.get_num_threads() == 1
-        assert numba.get_num_threads() == numba.config.NUMBA_NUM_THREADS
-        with threads_for(MIN_PARALLEL_WORK):
-            assert numba.get_num_threads() == numba.config.NUMBA_NUM_THREADS
+        calls = []
+
+        def run(a, b):
+            calls.append((a, b, threading.current_thread() is threading.main_thread()))
+        in_ranges(run, 1000, MIN_PARALLEL_WORK - 1)
+        assert calls == [(0, 1000, True)]              # small: one call, this thread
+        calls.clear()
+        in_ranges(run, 1000, MIN_PARALLEL_WORK)
+        ranges = sorted((a, b) for a, b, _ in calls)
+        covered = [i for a, b in ranges for i in range(a, b)]
+        assert covered == list(range(1000))            # the ranges tile 0..n exactly
+        if numba.config.NUMBA_NUM_THREADS > 1:
+            assert len(ranges) > 1 and not any(main for *_, main in calls)
         hand = "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d"
         many = solver.solve(hand, "classic", samples=400, seed=5)
         numba.set_num_threads(1)
@@ -459,41 +469,99 @@ def test_small_work_runs_on_one_thread_and_the_answer_never_depends_on_it():
         numba.set_num_threads(before)
 
 
+def test_an_error_in_a_worker_thread_reaches_the_caller():
+    import numba
+    from solver._jit import MIN_PARALLEL_WORK, in_ranges
+
+    def run(a, b):
+        if a > 0:
+            raise ValueError(f"range {a}")
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        if numba.config.NUMBA_NUM_THREADS > 1:
+            with pytest.raises(ValueError, match="range"):
+                in_ranges(run, 100, MIN_PARALLEL_WORK)
+    finally:
+        numba.set_num_threads(before)
+
+
 # --- adaptive sampling --------------------------------------------------------------------------
 def _close_call_hand():
     """A classic hand whose best settings are close: adaptive sampling (precision 0.05,
-    seed 4, heads-up) needs 400 deals."""
+    seed 4, heads-up) needs several batches."""
     return "Td 8d Jc 7c 9s Qs 5h 5s 2h 4s Tc 4d 2c"
 
 
-def test_adaptive_sampling_keeps_its_promise():
-    from solver.sampling import Z95, adaptive_scores, prepare_hand
+def _adaptive_run(hand, rules, players, cap, precision, seed, anchored=True):
+    """adaptive_scores on a hand as solve runs it: (codes, masks, cand, anchor, result)."""
+    from solver.sampling import adaptive_scores, anchor_setting, prepare_hand
     from solver.search import nondominated_arrangements
-    hand, cap, precision = _close_call_hand(), 1600, 0.05
-    prepared = prepare_hand(hand, "classic", None, 2)
-    rs, tables, own = prepared.rules, prepared.tables, prepared.own
-    codes = np.array(own, np.int64)
+    from solver.solve import _anchor_candidate
+    prepared = prepare_hand(hand, rules, None, players)
+    rs, tables = prepared.rules, prepared.tables
+    codes = np.array(prepared.own, np.int64)
     masks, ords = nondominated_arrangements(codes, tables, rs.scoring_params())
     cand = tables.values[ords].astype(np.int32)
-    scores, scored, running, _ = adaptive_scores(precision, cap, 4, prepared, None, cand,
-                                                 rs.scoring_params())
+    anchor = (_anchor_candidate(cand, anchor_setting(prepared, None), rs.scoring_params())
+              if anchored else None)
+    result = adaptive_scores(prepared, None, cand, rs.scoring_params(), precision=precision,
+                             cap=cap, seed=seed, anchor=anchor)
+    return codes, masks, cand, anchor, result
+
+
+def _rows_of(codes, masks, k):
+    return tuple(solver.format_cards([int(codes[p]) for p in range(len(codes))
+                                      if int(masks[k, r]) >> p & 1]) for r in range(3))
+
+
+def test_adaptive_sampling_keeps_its_promise():
+    from solver.sampling import DEPART_Z, Z95
+    hand, cap, precision = _close_call_hand(), 1600, 0.05
+    codes, masks, cand, anchor, (scores, scored, running, _) = _adaptive_run(
+        hand, "classic", 2, cap, precision, 4)
     used = scores.shape[1]
-    assert 100 < used < cap and len(running) >= 1 and (scored[running] == used).all()
+    # The anchor is the model's own setting (quick_set's rows), and is never dropped.
+    quick = solver.quick_set(hand, "classic", players=2)
+    assert [solver.row_value(r, "classic").value for r in quick] == list(cand[anchor])
+    assert anchor in running
+    assert 64 < used < cap and (scored[running] == used).all()
+    means = np.array([scores[k, :scored[k]].mean() for k in range(len(cand))])
+    for k in range(len(cand)):
+        diff = scores[k, :scored[k]].astype(float) - scores[anchor, :scored[k]]
+        half = Z95 * diff.std(ddof=1) / np.sqrt(scored[k]) if k != anchor else 0.0
+        if k in running:                      # still in the running: resolved
+            assert half <= precision + 1e-12
+        else:                                 # dropped: shown worse than the anchor
+            assert diff.mean() + half < 0
+    # The choice: the anchor unless rivals lead it by more than DEPART_Z standard errors.
+    ahead = []
+    for k in running:
+        diff = scores[k].astype(float) - scores[anchor]
+        if k != anchor and diff.mean() > DEPART_Z * diff.std(ddof=1) / np.sqrt(used):
+            ahead.append(k)
+    best = max(ahead, key=lambda k: means[k]) if ahead else anchor
+    sol = solver.solve(hand, "classic", players=2, samples=cap, seed=4, precision=precision)
+    assert sol.samples == used and sol.precision == precision and not sol.capped
+    assert sol.anchored == (best == anchor)
+    assert (sol.front, sol.middle, sol.back) == _rows_of(codes, masks, best)
+
+
+def test_without_an_anchor_adaptive_sampling_follows_the_leader():
+    from solver.sampling import Z95
+    codes, masks, cand, _, (scores, scored, running, _) = _adaptive_run(
+        _close_call_hand(), "classic", 2, 1600, 0.05, 4, anchored=False)
+    used = scores.shape[1]
     means = np.array([scores[k, :scored[k]].mean() for k in range(len(cand))])
     best = int(running[np.argmax(means[running])])
     assert means[best] == means[scored == used].max()
     for k in range(len(cand)):
         diff = scores[k, :scored[k]].astype(float) - scores[best, :scored[k]]
         half = Z95 * diff.std(ddof=1) / np.sqrt(scored[k])
-        if k in running and used < cap:       # still in the running: resolved
-            assert half <= precision + 1e-12
+        if k in running and used < 1600:
+            assert half <= 0.05 + 1e-12
         elif k not in running:                # dropped: it trailed the leader of its time
             assert diff.mean() < 0
-    sol = solver.solve(hand, "classic", players=2, samples=cap, seed=4, precision=precision)
-    assert sol.samples == used and sol.precision == precision
-    assert (sol.front, sol.middle, sol.back) == tuple(
-        solver.format_cards([int(codes[p]) for p in range(13) if int(masks[best, r]) >> p & 1])
-        for r in range(3))
 
 
 def test_adaptive_sampling_is_reproducible_and_stops_early_on_clear_hands():
@@ -520,3 +588,12 @@ def test_adaptive_sampling_needs_sampling():
     opponents = solver.sample_opponents(hand, "pagat", samples=3, players=2)
     with pytest.raises(ValueError, match="nothing to sample"):
         solver.solve(hand, "pagat", players=2, opponents=opponents, precision=0.1)
+
+
+def test_the_search_sorts_exactly_like_a_stable_numpy_sort(rng):
+    from solver.search import argsort_desc
+    for digits, high in ((2, 2 ** 16), (6, 2 ** 48), (1, 3)):
+        keys = rng.integers(0, high, 3000, dtype=np.int64)
+        keys[::7] = keys[0]                            # many ties
+        assert (argsort_desc(keys, digits) == np.argsort(-keys, kind="mergesort")).all()
+    assert len(argsort_desc(np.zeros(0, np.int64), 2)) == 0

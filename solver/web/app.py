@@ -32,7 +32,6 @@ import logging
 import secrets
 import socket
 import sys
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -130,31 +129,16 @@ class _State:
         self.busy = 0
 
 
-# Numba's workqueue threading layer must not run parallel kernels from two threads at
-# once (tbb and omp may).  Until a first parallel kernel has chosen the layer, and for
-# good where it chose workqueue, requests run one at a time.
-_ONE_AT_A_TIME = threading.Lock()
-
-
-def _parallel_is_threadsafe() -> bool:
-    try:
-        return numba.threading_layer() in ("tbb", "omp")
-    except ValueError:                     # no parallel kernel has run yet
-        return False
-
-
 def _call(alone: bool, fn, *args, **kwargs):
     """``fn(*args, **kwargs)`` in a worker thread.  Alone, a request's kernels use every
-    core; beside others, one Numba thread each (parallel kernels side by side would
-    oversubscribe the cores; the answer is the same either way)."""
+    core (:func:`solver._jit.in_ranges`); beside others, one thread each, since kernels
+    side by side on every core would oversubscribe them (the answer is the same either
+    way)."""
     before = numba.get_num_threads()              # Numba's thread count is per thread
     if not alone:
         numba.set_num_threads(1)
     try:
-        if _parallel_is_threadsafe():
-            return fn(*args, **kwargs)
-        with _ONE_AT_A_TIME:
-            return fn(*args, **kwargs)
+        return fn(*args, **kwargs)
     finally:
         numba.set_num_threads(before)
 
