@@ -89,15 +89,18 @@ _compiling_started: Optional[float] = None
 
 def _start_compiling(cold: list) -> None:
     global _compiling_kernels, _compiling_started
-    if compiling_since() is None:
-        _compiling_started = time.monotonic()
+    known = {id(k) for k in _compiling_kernels}
+    if compiling_since() is None or any(id(k) not in known for k in cold):
+        _compiling_started = time.monotonic()        # kernels not seen before: a new start
     _compiling_kernels = list({id(k): k for k in _compiling_kernels + cold}.values())
 
 
 def compiling_since() -> Optional[float]:
-    """``time.monotonic()`` when a solve in this process found kernels it had to compile,
-    while any of them is still not compiled; None otherwise.  (The study page tells its
-    user, while a first request compiles, how long it has taken so far.)"""
+    """``time.monotonic()`` when a solve in this process last found kernels it had to
+    compile, while any of them is still not compiled; None otherwise.  (The study page
+    tells its user, while a first request compiles, how long it has taken so far.  A
+    kernel found cold but never called stays cold: a caller that knows when no solve was
+    running can tell such a stale start from a real one.)"""
     global _compiling_kernels, _compiling_started
     if _compiling_started is not None and all(_is_warm(k) for k in _compiling_kernels):
         _compiling_kernels, _compiling_started = [], None

@@ -22,7 +22,7 @@ import re
 import textwrap
 from collections import Counter
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Optional
 
 import numpy as np
 
@@ -188,8 +188,8 @@ def review(cards: CardsLike, setting, rules: "str | RuleSet", cut: "str | int | 
         best_scores = score_candidates(best_vals, 0, *opp, params)[0]
 
     texts = ("", "", "") if rows is None else tuple(format_cards(r) for r in rows)
-    used = Counter(c for r in (rows or ()) for c in r)
-    discards = format_cards([c for c in hand.own if not used.pop(c, 0)]) if rows else ""
+    used = {c for r in rows or () for c in r}       # each of the hand's codes set once
+    discards = format_cards([c for c in hand.own if c not in used]) if rows else ""
     vals = None if rows is None else [_value_of_codes(r, tables) for r in rows]
     fouls = () if vals is None else _fouls(vals)
     playable = not fouls or rs.scheme != SCHEME_SCOOP
@@ -329,23 +329,24 @@ def _units(x: float) -> str:
 
 def _row_clause(mine: dict, best: dict) -> str:
     """``your Middle wins 41% of the time against 63% for the best setting's``: the row
-    that loses most against the best setting's, and the one that gains most."""
+    that loses most against the best setting's, and the one that gains most (half a
+    percentage point or more)."""
     gaps = {row: mine[row][0] - best[row][0] for row in ROWS}
     worst = min(ROWS, key=lambda r: gaps[r])
     gain = max(ROWS, key=lambda r: gaps[r])
-    pct = lambda p: f"{p:.0%}"                       # noqa: E731
-    if gaps[worst] > -0.005:
-        if gaps[gain] < 0.005:
-            return ""
-        return (f"your {gain.title()} wins {pct(mine[gain][0])} of the time against "
-                f"{pct(best[gain][0])} for the best setting's")
-    text = (f"your {worst.title()} wins {pct(mine[worst][0])} of the time against "
-            f"{pct(best[worst][0])} for the best setting's")
-    if gaps[gain] >= 0.005:
-        text = (f"your {gain.title()} wins {pct(mine[gain][0])} of the time against "
-                f"{pct(best[gain][0])} for the best setting's, but your {worst.title()} "
-                f"only {pct(mine[worst][0])} against {pct(best[worst][0])}")
-    return text
+
+    def pct(row, rates):
+        return f"{rates[row][0]:.0%}"
+
+    def wins(row):
+        return (f"your {row.title()} wins {pct(row, mine)} of the time against "
+                f"{pct(row, best)} for the best setting's")
+
+    losing, gaining = gaps[worst] <= -0.005, gaps[gain] >= 0.005
+    if losing and gaining:
+        return (f"{wins(gain)}, but your {worst.title()} only {pct(worst, mine)} against "
+                f"{pct(worst, best)}")
+    return wins(worst) if losing else wins(gain) if gaining else ""
 
 
 def _foul_words(r: Review) -> str:

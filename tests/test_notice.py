@@ -37,6 +37,8 @@ def test_a_cold_kernel_gets_one_notice_a_process(notices):
 
 def test_compiling_since_lasts_while_a_found_kernel_is_cold(notices, monkeypatch):
     monkeypatch.setenv(_jit.QUIET_ENV, "1")                     # no notice, still the clock
+    monkeypatch.setattr(_jit, "_compiling_kernels", [])
+    monkeypatch.setattr(_jit, "_compiling_started", None)
     kernel = numba.njit(lambda x: x * 2)
     assert _jit.compiling_since() is None
     _jit.compile_notice([kernel])
@@ -44,6 +46,13 @@ def test_compiling_since_lasts_while_a_found_kernel_is_cold(notices, monkeypatch
     assert since is not None and _jit.compiling_since() == since
     assert kernel(2) == 4                                       # compiled now
     assert _jit.compiling_since() is None
+    # A kernel found cold and never called stays cold; kernels found later start anew.
+    stale, fresh = numba.njit(lambda x: x - 1), numba.njit(lambda x: x + 3)
+    _jit.compile_notice([stale])
+    first = _jit.compiling_since()
+    _jit.compile_notice([fresh])
+    assert _jit.compiling_since() >= first
+    assert fresh(1) == 4 and _jit.compiling_since() is not None     # stale is still cold
 
 
 def test_warm_kernels_and_plain_python_get_none(notices):

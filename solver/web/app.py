@@ -20,8 +20,12 @@ JSON the endpoint takes -- is answered with HTTP 400 and ``{"error": message}``,
 library's own message where it is the library's.  Limits: a request body of at most
 ``max_body`` bytes (413), at most ``max_samples`` samples (400), and ``timeout``
 seconds a request, compiling the kernels on a first request aside (504; the work itself
-goes on in the background, it cannot be interrupted).  Solves run in a thread pool, off the event loop, so a solve never holds
-up another browser's requests; the kernels release the GIL (``solver._jit.njit``).
+goes on in the background, it cannot be interrupted).  Solves run in a thread pool, off
+the event loop, so a solve never holds up another browser's requests; the kernels
+release the GIL (``solver._jit.njit``).
+
+The web layer calls what the command line calls (``solver.solve``, ``solver.review``,
+``solver.arena.deal_hands``, ``solver.display.sort_row``) and nothing below imports it.
 """
 from __future__ import annotations
 
@@ -127,6 +131,16 @@ class _State:
         self.limits = limits
         self.executor = ThreadPoolExecutor(limits.workers, thread_name_prefix="solver-web")
         self.busy = 0
+        self.idle_since = time.monotonic()     # the last moment no request was at work
+
+    def compiling_since(self) -> Optional[float]:
+        """When a request at work started compiling kernels that are still compiling, or
+        None.  Kernels compile only inside a request, so a start from before the server
+        was last idle is stale (kernels found cold and never called)."""
+        since = _jit.compiling_since()
+        if self.busy and since is not None and since >= self.idle_since:
+            return since
+        return None
 
 
 def _call(alone: bool, fn, *args, **kwargs):
@@ -156,12 +170,16 @@ async def _off_the_loop(state: _State, fn, *args, **kwargs):
             except asyncio.TimeoutError:
                 # Compiling the kernels (a first request, once) does not count: the page
                 # says it is happening, and no smaller request would be quicker.
-                if _jit.compiling_since() is None:
+                if state.compiling_since() is None:
+                    # The work goes on; what it raises later is of no one's concern.
+                    work.add_done_callback(lambda done: done.cancelled() or done.exception())
                     raise HTTPException(504, f"the request took longer than this server's "
                                              f"limit of {state.limits.timeout:g} s (its "
                                              f"--timeout); ask for fewer samples") from None
     finally:
         state.busy -= 1
+        if not state.busy:
+            state.idle_since = time.monotonic()
 
 
 def _samples(samples: Optional[int], limits: Limits) -> int:
@@ -330,7 +348,7 @@ def create_app(limits: Limits = Limits()) -> FastAPI:
 
     @app.get("/api/status", summary="requests at work; kernels compiling, and for how long")
     async def status() -> dict:
-        since = _jit.compiling_since() if state.busy else None
+        since = state.compiling_since()
         return dict(busy=state.busy, compiling=since is not None,
                     compiling_for=None if since is None else time.monotonic() - since)
 
