@@ -17,7 +17,6 @@ const JOKER = "Jk";
 const state = {
   ruleSets: {},       // name -> the server's description (deck, players, cut card, ...)
   rules: null,        // the chosen one
-  maxSamples: 4000,
   tiles: [],          // the deck picture's cards: {id, card, copy}
   hand: [],           // ids of the tiles in the hand, in the order chosen
   placed: { front: [], middle: [], back: [] },   // tile ids set into each row
@@ -583,7 +582,6 @@ function showReview(r) {
 async function start() {
   try {
     const info = await api("/api/rules");
-    state.maxSamples = info.max_samples;
     for (const rs of info.rule_sets) state.ruleSets[rs.name] = rs;
     $("rules").replaceChildren(...info.rule_sets.map((rs) => new Option(rs.name, rs.name)));
     const choices = SAMPLE_CHOICES.filter((n) => n <= info.max_samples);
