@@ -29,6 +29,7 @@ import os
 import re
 import sys
 import time
+import warnings
 
 import solver
 from . import _jit
@@ -228,7 +229,8 @@ def _solve(args) -> int:
     if not args.cards and rs.cut_card and cut is None:
         cut = SAMPLE_CUT
     start = time.perf_counter()
-    with _jit.quiet(args.quiet):
+    with _jit.quiet(args.quiet), warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)      # the text says it (or the JSON)
         solution = solver.solve(cards, rs, cut, **options)
     if args.json:
         _print_json(solution.to_dict())

@@ -17,7 +17,9 @@ from collections import Counter
 from typing import Optional, Sequence
 
 from .cards import FIRST_JOKER, card_name, code_rank, code_suit, parse_codes
-from .rules import ROWS, SCHEME_MANDARIN, SCHEME_SCOOP, rule_set
+from .rules import CATEGORIES, ROWS, SCHEME_MANDARIN, SCHEME_SCOOP, rule_set
+from .solution import FEW_DEALS
+from .tables import value_category, value_digits
 
 ROW_WIDTH = 14            # "Kh Kd Kc 9s 9d"
 _STRAIGHTS = ("straight", "straight_flush")
@@ -29,12 +31,20 @@ def label(category: str) -> str:
     return category.replace("_", " ")
 
 
-def sort_row(cards: str, category: Optional[str] = None, group: bool = True) -> str:
+def sort_row(cards: str, category: Optional[str] = None, group: bool = True,
+             value: Optional[int] = None) -> str:
     """Cards (canonical text) in reading order: the most repeated ranks first (pairs and
     trips together; ``group=False``: ranks only, as for a whole hand), ranks high to low,
     suits s h d c, jokers last; the ace low in a straight to the five (the wheel), when
-    ``category`` says the row is a straight."""
+    ``category`` says the row is a straight.
+
+    Given the row's ``value``, the cards are shown as the hand they count as: each joker
+    in the place of the card it stands for (``As Jk 7s 7s 5s``: aces and sevens,
+    a paired flush), and the order is the value's own (the ranks that break ties, in
+    order)."""
     codes = parse_codes(cards, "joker")          # the deck every other deck fits in
+    if value is not None and len(codes) in (3, 5):
+        return " ".join(card_name(c) for c in _as_counted(codes, value))
     real = [c for c in codes if c < FIRST_JOKER]
     counts = Counter(code_rank(c) for c in real)
     wheel = category in _STRAIGHTS and 12 in counts and any(r <= 3 for r in counts)
@@ -47,6 +57,55 @@ def sort_row(cards: str, category: Optional[str] = None, group: bool = True) -> 
         return (0, -counts[rank] if group else 0, -high, code_suit(code))
 
     return " ".join(card_name(c) for c in sorted(codes, key=key))
+
+
+def counted_ranks(value: int, size: int) -> list[int]:
+    """The ranks (0..12) a row of ``size`` cards with this ``value`` counts as, in reading
+    order: ``[12, 12, 5, 5, 3]`` for a paired flush A-A-7-7-5; [] for joker trips.
+
+    >>> from solver import row_value
+    >>> counted_ranks(row_value("As 7s 7s 5s Jk", "joker").value, 5)
+    [12, 12, 5, 5, 3]
+    >>> sort_row("As 7s 7s 5s Jk", value=row_value("As 7s 7s 5s Jk", "joker").value)
+    'As Jk 7s 7s 5s'
+    >>> sort_row("Jk Jk Jk Kh 8d", value=row_value("Jk Jk Jk Kh 8d", "joker").value)
+    'Kh Jk Jk Jk 8d'
+    """
+    category = CATEGORIES[value_category(value)]
+    digits = [d - 1 for d in value_digits(value) if d]          # ranks, in tie-break order
+    if category == "joker_trips":
+        return []
+    if category in _STRAIGHTS:
+        top = digits[0]
+        return [top - i if top - i >= 0 else 12 for i in range(5)]   # the wheel: 5 4 3 2 A
+    if category in ("joker_five", "natural_five"):
+        return digits[:1] * 5
+    if category == "paired_flush":
+        pairs = digits[0] + 1                    # the first digit counts the pairs (+1)
+        ranks = digits[1:]
+        return [r for r in ranks[:pairs] for _ in (0, 1)] + ranks[pairs:]
+    groups = {"pair": [2], "two_pair": [2, 2], "trips": [3], "bonus_trips": [3],
+              "full_house": [3, 2], "bonus_full_house": [3, 2], "quads": [4],
+              "bonus_quads": [4]}.get(category, [])
+    out = [r for r, n in zip(digits, groups) for _ in range(n)] + digits[len(groups):]
+    return out[:size]
+
+
+def _as_counted(codes: list[int], value: int) -> list[int]:
+    """``codes`` ordered as :func:`counted_ranks` says, a joker where no real card of
+    the counted rank is left (suits s h d c among equal ranks)."""
+    jokers = [c for c in codes if c >= FIRST_JOKER]
+    real = sorted((c for c in codes if c < FIRST_JOKER), key=lambda c: (-code_rank(c),
+                                                                       code_suit(c)))
+    out = []
+    for rank in counted_ranks(value, len(codes)):
+        match = next((c for c in real if code_rank(c) == rank), None)
+        if match is None:
+            out.append(jokers.pop())
+        else:
+            real.remove(match)
+            out.append(match)
+    return out + real + jokers          # (nothing is left over unless a table is wrong)
 
 
 def row_line(name: str, cards: str, category: Optional[str] = None, width: int = ROW_WIDTH,
@@ -68,6 +127,16 @@ def _pct(p: float) -> str:
     return f"{p:.1%}"
 
 
+def _deals(n: int, new: bool = False) -> str:
+    """``1 deal``, ``64 deals`` (``64 new deals``)."""
+    return f"{n} {'new ' if new else ''}deal{'' if n == 1 else 's'}"
+
+
+def _pm(stderr) -> str:
+    """``± 0.093``, or ``± n/a`` where one deal leaves the standard error undefined."""
+    return "± n/a" if stderr is None else f"± {stderr:.3f}"
+
+
 def solution_text(sol) -> str:
     """The layout of ``str(Solution)``: a declaration first when it beats playing, the
     rows with their hands and win/tie/loss rates, the EV and what its numbers mean, the
@@ -82,8 +151,8 @@ def solution_text(sol) -> str:
                  if tied else "")
     if sol.declare:
         lines.append(f"{title}: DECLARE the automatic win ({label(sol.automatic_win)})")
-        lines.append(f"  declaring: {sol.ev_declare:+.3f} units a deal over the {sol.samples} "
-                     f"sampled deals; the best setting played: {sol.ev_in_sample:+.3f}")
+        lines.append(f"  declaring: {sol.ev_declare:+.3f} units a deal over the "
+                     f"{_deals(sol.samples)} sampled; the best setting played: {sol.ev_in_sample:+.3f}")
         lines.append("if you play the hand instead, the best setting is")
     else:
         lines.append(f"{title}: the best setting"
@@ -98,16 +167,16 @@ def solution_text(sol) -> str:
         lines.append("  " + row_line("discard", sol.discards, None, width))
     lines += _how_chosen(sol)
 
-    lines.append(f"EV {sol.ev:+.3f} ± {sol.stderr:.3f} units a deal")
+    lines.append(f"EV {sol.ev:+.3f} {_pm(sol.stderr)} units a deal")
     who = "the other player" if others == 1 else f"the {others} other players together"
     lines.append(f"  units: your net score in one deal, from {who} (docs/rules.md#scoring)")
     if sol.holdout:
-        lines.append(f"  ±: one standard error; measured on {sol.holdout} new deals, not the "
+        lines.append(f"  ±: one standard error; measured on {_deals(sol.holdout, new=True)}, not the "
                      f"{sol.samples} that chose the setting")
         lines.append(f"  (on those {sol.samples} it averaged {sol.ev_in_sample:+.3f}: a mean "
                      f"chosen among many, biased upward)")
     else:
-        lines.append(f"  ±: one standard error over the {sol.samples} deals that chose the "
+        lines.append(f"  ±: one standard error over the {_deals(sol.samples)} that chose the "
                      f"setting")
         lines.append("  (an in-sample mean, biased upward: no new deals held out)")
     if sol.automatic_win and not sol.declare:
@@ -128,15 +197,19 @@ def solution_text(sol) -> str:
     if any(any(row) for row in rs.row_bonus):
         lines.append(f"bonus units {sol.bonus_units:+.3f} a deal (bonus hands won minus paid)")
 
+    if sol.samples < FEW_DEALS:
+        lines.append(f"warning: {sol.samples} deal{'s' if sol.samples > 1 else ''} cannot "
+                     f"tell settings apart (standard errors of fewer than {FEW_DEALS} deals "
+                     f"mean little: use more samples)")
     if sol.alternatives:
-        lines.append(f"next best, against the best on the same {sol.samples} deals "
+        lines.append(f"next best, against the best on the same {_deals(sol.samples)} "
                      f"(difference ± standard error):")
         texts = [arrangement_text((a.front, a.middle, a.back), a.categories)
                  for a in sol.alternatives]
         w = max(len(t) for t in texts)
         for i, (a, text) in enumerate(zip(sol.alternatives, texts), 1):
-            lines.append(f"  {i}. {text:{w}s}   EV {a.ev:+.3f}   {a.diff:+.3f} ± "
-                         f"{a.diff_stderr:.3f}" + ("   tied" if a.tied else ""))
+            lines.append(f"  {i}. {text:{w}s}   EV {a.ev:+.3f}   {a.diff:+.3f} "
+                         f"{_pm(a.diff_stderr)}" + ("   tied" if a.tied else ""))
         if tied:
             lines.append(f"  tied: {tied_text} within 2 standard errors of the best "
                          f"(no telling them apart)")
@@ -151,25 +224,25 @@ def _how_chosen(sol) -> list[str]:
     scored = f"{sol.candidates} non-dominated arrangement{'s' if sol.candidates > 1 else ''}"
     rates = "win/tie/loss: each row against one opponent's"
     if sol.precision is None:
-        return [f"  (exact among {scored} for its {sol.samples} deals;", f"  {rates})"]
+        return [f"  (exact among {scored} for its {_deals(sol.samples)};", f"  {rates})"]
     lines = [f"  ({scored} scored; {rates})"]
     if sol.anchored is None:
-        lines.append(f"  chosen over {sol.samples} deals ({sol.effort or 'adaptive'} "
+        lines.append(f"  chosen over {_deals(sol.samples)} ({sol.effort or 'adaptive'} "
                      f"sampling): the best mean of the arrangements left")
         against = "the leader"
     elif sol.anchored:
-        lines.append(f"  chosen over {sol.samples} deals ({sol.effort or 'adaptive'} "
+        lines.append(f"  chosen over {_deals(sol.samples)} ({sol.effort or 'adaptive'} "
                      f"sampling): the opponent model's own")
         lines.append("  setting; no rival led it by more than one standard error")
         against = "that setting"
     else:
-        lines.append(f"  chosen over {sol.samples} deals ({sol.effort or 'adaptive'} "
+        lines.append(f"  chosen over {_deals(sol.samples)} ({sol.effort or 'adaptive'} "
                      f"sampling): it led the opponent")
         lines.append("  model's own setting by more than one standard error")
         against = "the model's setting"
     rivals = (sol.in_running or 1) - 1
     if sol.capped:
-        lines.append(f"  stopped at the cap of {sol.samples} deals: {rivals} rival"
+        lines.append(f"  stopped at the cap of {_deals(sol.samples)}: {rivals} rival"
                      f"{'s' if rivals > 1 else ''} not yet resolved to ±{sol.precision:g} "
                      f"units against {against}")
     elif rivals:

@@ -7,14 +7,16 @@ import numpy as np
 
 from .cards import CardsLike, format_cards
 from .policy import builtin_policy, set_hand
-from .rows import bonus_rank_of
+from .display import sort_row
+from .rows import _value_of_codes, bonus_rank_of
 from .sampling import prepare_hand
 from .search import cards_of_mask
 
 
 def quick_set(cards: CardsLike, rules, cut=None, *, players: Optional[int] = None,
               policy=None) -> tuple[str, str, str]:
-    """How the default opponent model sets ``cards``: ``(front, middle, back)`` texts.
+    """How the default opponent model sets ``cards``: ``(front, middle, back)`` texts,
+    each in a player's reading order.
 
     No sampling: one jitted setting, tens of microseconds.  This is the setting
     :func:`solver.solve` assumes each opponent makes; it is a strong setter in its own
@@ -32,4 +34,7 @@ def quick_set(cards: CardsLike, rules, cut=None, *, players: Optional[int] = Non
     kind, mt, field = builtin
     codes = np.array(own, np.int64)
     masks = set_hand(codes, tables, kind, mt, rs.scoring_params(), field, n_seats)
-    return tuple(format_cards(cards_of_mask(int(m), codes)) for m in masks)
+    rows = [[int(c) for c in cards_of_mask(int(m), codes)] for m in masks]
+    # In a player's reading order, as solve's rows (the hand each row counts as).
+    return tuple(sort_row(format_cards(row), value=_value_of_codes(row, tables))
+                 for row in rows)

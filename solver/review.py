@@ -101,16 +101,17 @@ class Review:
 
     @property
     def tied(self) -> Optional[bool]:
-        """Statistically tied with the best: ``-diff <= 2 * diff_stderr`` (None when the
-        setting cannot be played)."""
+        """Statistically tied with the best: ``-diff <= 2 * diff_stderr`` (always, when a
+        single deal leaves the standard error undefined; None when the setting cannot be
+        played)."""
         if self.diff is None:
             return None
-        return -self.diff <= 2 * self.diff_stderr
+        return self.diff_stderr is None or -self.diff <= 2 * self.diff_stderr
 
     @property
     def is_best(self) -> bool:
         """Your setting scores exactly what the best choice scores on every deal."""
-        return self.diff == 0 and self.diff_stderr == 0
+        return self.diff == 0 and not self.diff_stderr       # 0, or None for one deal
 
     @property
     def explanation(self) -> str:
@@ -187,10 +188,13 @@ def review(cards: CardsLike, setting, rules: "str | RuleSet", cut: "str | int | 
                                (best.front, best.middle, best.back)]], np.int32)
         best_scores = score_candidates(best_vals, 0, *opp, params)[0]
 
-    texts = ("", "", "") if rows is None else tuple(format_cards(r) for r in rows)
-    used = {c for r in rows or () for c in r}       # each of the hand's codes set once
-    discards = format_cards([c for c in hand.own if c not in used]) if rows else ""
     vals = None if rows is None else [_value_of_codes(r, tables) for r in rows]
+    # Rows as a player reads them, as solve gives its own (solver.display.sort_row).
+    texts = ("", "", "") if rows is None else tuple(
+        sort_row(format_cards(r), value=v) for r, v in zip(rows, vals))
+    used = {c for r in rows or () for c in r}       # each of the hand's codes set once
+    discards = (sort_row(format_cards([c for c in hand.own if c not in used]), group=False)
+                if rows and rs.discards else "")
     fouls = () if vals is None else _fouls(vals)
     playable = not fouls or rs.scheme != SCHEME_SCOOP
     scores = None
@@ -318,7 +322,9 @@ def _dominating(vals, cand_vals, totals, masks, own, params):
             best = k
     if best is None:
         return None
-    return tuple(format_cards([int(own[p]) for p in range(len(own)) if masks[best, r] >> p & 1])
+    return tuple(sort_row(format_cards([int(own[p]) for p in range(len(own))
+                                        if masks[best, r] >> p & 1]),
+                          value=int(cand_vals[best, r]))
                  for r in range(3))
 
 
@@ -350,7 +356,7 @@ def _row_clause(mine: dict, best: dict) -> str:
 
 
 def _foul_words(r: Review) -> str:
-    front, middle, back = (f"{sort_row(cards, c)}, {_a(label(c))}" for cards, c in
+    front, middle, back = (f"{cards}, {_a(label(c))}" for cards, c in
                            zip((r.front, r.middle, r.back), r.categories))
     parts = []
     if FRONT_NOT_BELOW_MIDDLE in r.fouls:
@@ -414,6 +420,9 @@ def _explanation(r: Review) -> str:
                 cost.append(clause)
         if r.diff > 0:
             cost.append(f"you gain {_units(r.diff)} units a deal over {best_name}")
+        elif r.diff_stderr is None:
+            cost.append(f"you give up {_units(-r.diff)} units on the one deal, which cannot "
+                        f"tell settings apart")
         elif r.diff_stderr == 0:
             cost.append(f"you give up {_units(-r.diff)} units on every deal")
         elif r.tied:
@@ -439,6 +448,11 @@ def _explanation(r: Review) -> str:
 
 
 # --- the command line's layout ----------------------------------------------------------------
+def _pm(stderr: Optional[float]) -> str:
+    """``± 0.084``, or ``± n/a`` where one deal leaves the standard error undefined."""
+    return "± n/a" if stderr is None else f"± {stderr:.3f}"
+
+
 def _layout(r: Review) -> str:
     title = f"{r.rules}" + (f" (cut {r.cut})" if r.cut else "") + f", {r.players} players"
     lines = [f"{title}: your setting against the best, on the same {r.samples} deals"]
@@ -448,7 +462,7 @@ def _layout(r: Review) -> str:
 
     def rows_block(rows, categories, rates):
         for name, cards, category in zip(ROWS, rows, categories):
-            line = f"    {name:7s} {sort_row(cards, category):{width}s}   {label(category):16s}"
+            line = f"    {name:7s} {cards:{width}s}   {label(category):16s}"
             if rates:
                 w, t, l = rates[name]
                 line += f"win {w:6.1%}  tie {t:6.1%}  loss {l:6.1%}"
@@ -456,29 +470,29 @@ def _layout(r: Review) -> str:
 
     if r.declare:
         lines.append(f"  yours: declare the automatic win ({label(r.automatic_win)})   "
-                     f"EV {r.ev:+.3f} ± {r.stderr:.3f}")
+                     f"EV {r.ev:+.3f} {_pm(r.stderr)}")
     else:
-        ev = f"EV {r.ev:+.3f} ± {r.stderr:.3f}" if r.ev is not None else "cannot be played"
+        ev = f"EV {r.ev:+.3f} {_pm(r.stderr)}" if r.ev is not None else "cannot be played"
         foul = f"   FOULED ({', '.join(r.fouls)})" if r.fouls else ""
         lines.append(f"  yours   {ev}{foul}")
         rows_block((r.front, r.middle, r.back), r.categories, r.row_rates)
         if r.discards:
-            lines.append(f"    {'discard':7s} {sort_row(r.discards, None, group=False)}")
+            lines.append(f"    {'discard':7s} {r.discards}")
     if r.best_declares:
         lines.append(f"  best: declare the automatic win ({label(r.automatic_win)})   "
                      f"EV {r.best_ev:+.3f}")
         lines.append("  the best setting if played:")
     else:
-        lines.append(f"  best    EV {r.best_ev:+.3f} (held out: {best.ev:+.3f} ± "
-                     f"{best.stderr:.3f})")
+        lines.append(f"  best    EV {r.best_ev:+.3f} (held out: {best.ev:+.3f} "
+                     f"{_pm(best.stderr)})")
     rows_block((best.front, best.middle, best.back), best.categories, best.row_rates)
     if best.discards:
-        lines.append(f"    {'discard':7s} {sort_row(best.discards, None, group=False)}")
+        lines.append(f"    {'discard':7s} {best.discards}")
     tied = "   tied" if r.tied else ""
     who = "the other player" if r.players == 2 else f"the {r.players - 1} other players together"
     units = f"  units: your net score in one deal, from {who} (docs/rules.md#scoring)"
     if r.diff is not None:
-        lines.append(f"difference {r.diff:+.3f} ± {r.diff_stderr:.3f} units a deal (yours "
+        lines.append(f"difference {r.diff:+.3f} {_pm(r.diff_stderr)} units a deal (yours "
                      f"minus the best's, deal by deal){tied}")
         lines.append(units)
         more = r.rank - 1

@@ -111,6 +111,24 @@ def holdout_seed(seed: int) -> int:
     return int(child.generate_state(1, np.uint64)[0])
 
 
+def resolve_seed(seed) -> int:
+    """The seed a solve uses (and reports in ``Solution.seed``): an ``int`` >= 0 as it
+    is; None, fresh entropy from the operating system; a ``numpy.random.Generator``, a
+    number drawn from it (so it advances, as a generator should).
+
+    >>> resolve_seed(7), resolve_seed(np.random.default_rng(0))
+    (7, 5874934615388537135)
+    """
+    if seed is None:
+        return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1)
+    if isinstance(seed, np.random.Generator):
+        return int(seed.integers(2 ** 63, dtype=np.uint64))
+    if not is_int(seed):
+        raise ValueError(f"seed must be an integer >= 0, None (fresh entropy) or a "
+                         f"numpy.random.Generator, not {seed!r} ({type(seed).__name__})")
+    return check_int("seed", seed, 0)
+
+
 def batch_seed(seed: int, batch: int) -> int:
     """The seed of adaptive sampling's batch ``batch`` (independent of the held-out
     deals, which are the first child of ``SeedSequence(seed)``)."""
@@ -148,7 +166,7 @@ def check_sampling(rs: RuleSet, n_seats: int, samples, seed, opponents=None, pol
     ``policy`` comes back wrapped so that a bad return value is an error naming it."""
     if opponents is None or samples is not None:        # (given opponents: no count)
         samples = check_int("samples", samples)
-    seed = check_int("seed", seed, 0)
+    seed = resolve_seed(seed)
     if opponents is None:
         check_int("samples", samples, 1)
         check_memory("samples", samples, rs, n_seats)
@@ -204,14 +222,18 @@ def sampled_opponents(hand: Hand, samples: int, seed: int, policy) -> Opponents:
         vals, auto, _ = set_hands(hands, tables, kind, mt, rs.scoring_params(), field,
                                   hand.seats, bool(rs.automatic_wins))
     else:
-        vals = _policy_opponents(policy, hands, rs, hand.cut, tables)
+        vals, fouled = _policy_opponents(policy, hands, rs, hand.cut, tables)
         auto = np.zeros(hands.shape[:2], np.int8)
     return Opponents(vals, fouled, auto)
 
 
 def _policy_opponents(policy: Policy, hands: np.ndarray, rs: RuleSet, cut, tables):
+    """Row values and fouls of hands set by a policy function: a fouled setting is
+    played and scored where the rule set scores fouls (classic, pagat), an error where
+    it cannot be played (joker, bonus)."""
     S, n_opp = hands.shape[:2]
     vals = np.zeros((S, n_opp, 3), np.int32)
+    fouled = np.zeros((S, n_opp), np.bool_)
     for s in range(S):
         for j in range(n_opp):
             hand = format_cards([int(c) for c in hands[s, j]])
@@ -222,8 +244,11 @@ def _policy_opponents(policy: Policy, hands: np.ndarray, rs: RuleSet, cut, table
                 raise ValueError(f"policy set cards not in the hand {hand!r}: {rows!r}")
             vals[s, j] = [_value_of_codes(row, tables) for row in seat]
             if not (vals[s, j, 0] < vals[s, j, 1] <= vals[s, j, 2]):
-                raise ValueError(f"policy returned a fouled arrangement for {hand!r}: {rows!r}")
-    return vals
+                if rs.scheme == SCHEME_SCOOP:
+                    raise ValueError(f"policy returned a fouled arrangement for {hand!r}: "
+                                     f"{rows!r}; the {rs.name} rule set cannot play a foul")
+                fouled[s, j] = True
+    return vals, fouled
 
 
 def given_opponents(opponents, hand: Hand) -> Opponents:

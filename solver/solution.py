@@ -8,31 +8,60 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Optional
 
 import numpy as np
 
+# Fewer deals than this and a solve warns that its numbers cannot tell settings apart.
+FEW_DEALS = 30
 
 @dataclass(frozen=True)
 class Alternative:
     """Another non-dominated arrangement: its mean score over the samples (``ev``, like
     the best's ``ev_in_sample``), and its paired difference from the best arrangement on
     those same samples (``diff`` <= 0, the mean of its score minus the best's, sample by
-    sample) with that difference's standard error (``diff_stderr``).  A ``diff`` within
-    two ``diff_stderr`` of 0 is no evidence that the best is really better (``tied``)."""
+    sample) with that difference's standard error (``diff_stderr``; None from a single
+    deal, where it is undefined).  A ``diff`` within two ``diff_stderr`` of 0 is no
+    evidence that the best is really better (``tied``).  ``samples``: the deals the two
+    were compared on (adaptive sampling stops scoring a rival once it is shown worse)."""
     front: str
     middle: str
     back: str
     ev: float
     diff: float
-    diff_stderr: float
+    diff_stderr: Optional[float]
     categories: tuple[str, str, str] = ("", "", "")    # each row's category (API name)
+    samples: Optional[int] = None
 
     @property
     def tied(self) -> bool:
-        """Statistically tied with the best: ``-diff <= 2 * diff_stderr``."""
-        return -self.diff <= 2 * self.diff_stderr
+        """Statistically tied with the best: ``-diff <= 2 * diff_stderr`` (always, when a
+        single deal leaves the standard error undefined: nothing tells them apart)."""
+        return self.diff_stderr is None or -self.diff <= 2 * self.diff_stderr
+
+
+class RowRates(Mapping):
+    """An immutable, hashable mapping: row name -> (win, tie, loss) rates."""
+
+    def __init__(self, items=()):
+        self._items = {str(k): tuple(float(x) for x in v) for k, v in dict(items).items()}
+
+    def __getitem__(self, key):
+        return self._items[key]
+
+    def __iter__(self):
+        return iter(self._items)
+
+    def __len__(self):
+        return len(self._items)
+
+    def __hash__(self):
+        return hash(tuple(self._items.items()))
+
+    def __repr__(self):
+        return repr(self._items)
 
 
 @dataclass(frozen=True)
@@ -64,6 +93,12 @@ class Solution:
     choice included), ``anchored`` whether the choice is the opponent
     model's own setting of the hand (None without one).
 
+    ``hand``, ``players``, ``seed``, with ``rules``, ``cut`` and ``samples``: the question
+    it answers (``seed`` is the one used: drawn afresh for ``solve(..., seed=None)``).
+    Rows, discards and hand are in a player's reading order (most repeated ranks first,
+    high to low, a joker where the card it stands for goes: :func:`solver.display.sort_row`).
+    A Solution is immutable and hashable (``row_rates`` is a read-only mapping).
+
     ``str(solution)`` is the text :mod:`solver.display` lays out; :meth:`to_dict` and
     :meth:`to_json` give every field as plain Python values.
     """
@@ -73,7 +108,7 @@ class Solution:
     back: str
     discards: str
     ev: float
-    stderr: float
+    stderr: Optional[float]   # None from a single deal: undefined
     samples: int
     ev_in_sample: float
     holdout: int
@@ -81,7 +116,7 @@ class Solution:
     p_scoop: tuple[float, ...]
     p_scooped: tuple[float, ...]
     p_home_run: float
-    row_rates: dict           # row -> (win, tie, loss) rates against one opponent
+    row_rates: Mapping        # row -> (win, tie, loss) rates against one opponent
     bonus_units: float        # mean bonus-table units won minus paid
     alternatives: tuple[Alternative, ...]
     candidates: int           # non-dominated legal arrangements scored
@@ -95,16 +130,18 @@ class Solution:
     capped: bool = False                # adaptive sampling stopped at its cap, unresolved
     anchored: Optional[bool] = None     # the choice is the opponent model's own setting
     in_running: Optional[int] = None    # arrangements adaptive sampling had not ruled out
+    # The question it answers: the hand (reading order), the seats and the seed used.
+    hand: str = ""
+    players: int = 0
+    seed: Optional[int] = None
+
+    def __post_init__(self):
+        object.__setattr__(self, "row_rates", RowRates(self.row_rates))
 
     @property
     def tied(self) -> tuple[Alternative, ...]:
         """The alternatives statistically tied with the best (see :class:`Alternative`)."""
         return tuple(a for a in self.alternatives if a.tied)
-
-    @property
-    def players(self) -> int:
-        """Seats at the table, the solver's included."""
-        return len(self.p_scoop) + 1
 
     def to_dict(self) -> dict:
         """Every field as plain Python values (lists for tuples), ready for ``json``;
@@ -129,7 +166,7 @@ class Solution:
         fields = {f.name for f in dataclasses.fields(cls)}
         kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in d.items()
                   if k in fields}
-        kwargs["row_rates"] = {row: tuple(r) for row, r in d["row_rates"].items()}
+        kwargs["row_rates"] = RowRates(d["row_rates"])
         return cls(**dict(kwargs, alternatives=alternatives))
 
     def __str__(self) -> str:
@@ -139,7 +176,7 @@ class Solution:
 
 def _plain(x):
     """``x`` with numpy scalars as Python numbers and tuples as lists (for JSON)."""
-    if isinstance(x, dict):
+    if isinstance(x, Mapping):
         return {str(k): _plain(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
         return [_plain(v) for v in x]

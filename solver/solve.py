@@ -10,6 +10,7 @@ settings.  What it returns is a :class:`solver.solution.Solution`.
 """
 from __future__ import annotations
 
+import warnings
 from typing import Optional, Sequence
 
 import numpy as np
@@ -19,6 +20,7 @@ from ._checks import check_int
 from ._jit import compile_notice
 from .autowin import KIND_NAMES, auto_code, automatic_win_kind
 from .cards import CardsLike, card_name, format_cards
+from .display import sort_row
 from .policy import POLICY_TABLE, builtin_policy, set_hands_kernel
 from .rows import RowValue, cut_taken
 from .rules import ROWS, RuleSet
@@ -27,7 +29,7 @@ from .sampling import (ADAPTIVE_FIRST_BATCH, DEPART_Z, Policy, adaptive_scores,
                        given_opponents, holdout_seed, prepare_hand, sampled_opponents)
 from .scoring import describe, row_bonus, score_candidates, score_kernel
 from .search import front_bonus_is_monotone, nondominated_arrangements
-from .solution import Alternative, Solution
+from .solution import FEW_DEALS, Alternative, Solution
 
 __all__ = ["Alternative", "Solution", "solve"]
 
@@ -66,8 +68,9 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
         no legal arrangement of any 13 of the cards has a higher mean over those deals
         (at most what fits in ``SAMPLE_MEMORY_LIMIT`` bytes: two to three million).
         With ``precision``, N is the most adaptive sampling may use.
-    seed: the seed of the deals (an ``int`` >= 0); the same arguments give the same
-        answer every time.
+    seed: the seed of the deals: an ``int`` >= 0 (the same arguments give the same
+        answer every time), None (fresh entropy) or a ``numpy.random.Generator`` (a seed
+        drawn from it); ``Solution.seed`` is the seed used, to repeat the solve.
     players: seats at the table (``pagat``/``classic``: 2-4; default 4).
     opponents: instead of sampling, the opponents' settings for each sample: a sequence
         of samples, each a sequence of ``(front, middle, back)`` (add a fourth item
@@ -76,7 +79,10 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     policy: how each sampled opponent sets its hand: ``None`` or ``"table"`` (the default
         model, :mod:`solver.model`), a :class:`solver.model.TableModel`, ``"field"`` (the
         previous default, kept to compare with), ``"sbf"`` (strongest Back first) -- all
-        jitted -- or any function ``(hand_text, rules, cut) -> (front, middle, back)``.
+        jitted -- or any function ``(hand_text, rules, cut) -> (front, middle, back)``
+        (called for every opponent hand, so slow; a fouled setting it returns is played
+        and scored where the rule set scores fouls, ``classic`` and ``pagat``, and is an
+        error in ``joker`` and ``bonus``, which cannot play one).
     top: how many alternative arrangements to report (0 for none), each with its mean
         and its paired difference from the best on the same samples.
     holdout: after the best arrangement is chosen, how many new deals (independent of the
@@ -172,13 +178,16 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     order = [best] + [int(i) for i in np.argsort(-means, kind="stable") if i != best]
 
     def rows_text(i):
-        return tuple(format_cards([int(c) for c in codes[[p for p in range(len(own))
-                                                           if masks[i, r] >> p & 1]]])
+        """Arrangement i's rows as a player reads them (as the hands they count as)."""
+        return tuple(sort_row(format_cards([int(c) for c in codes[[p for p in range(len(own))
+                                                                    if masks[i, r] >> p & 1]]]),
+                              value=int(cand_vals[i, r]))
                      for r in range(3))
 
     front, middle, back = rows_text(best)
     used = int(masks[best, 0] | masks[best, 1] | masks[best, 2])
-    discards = format_cards([own[p] for p in range(len(own)) if not used >> p & 1])
+    discards = sort_row(format_cards([own[p] for p in range(len(own)) if not used >> p & 1]),
+                        group=False) if rs.discards else ""
     rows, scoop, scooped, home_runs, bonus = describe(cand_vals[best], *opp, params)
     compared = int(rows[0].sum())
     row_rates = {name: tuple(float(x) / compared if compared else 0.0 for x in rows[r])
@@ -186,8 +195,13 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     alternatives = tuple(Alternative(*rows_text(i), float(means[i]),
                                      *_paired_difference(scores[i, :scored[i]],
                                                          scores[best, :scored[i]]),
-                                     categories=_categories(cand_vals[i]))
+                                     categories=_categories(cand_vals[i]),
+                                     samples=int(scored[i]))
                          for i in order[1:1 + top])
+    if S < FEW_DEALS:
+        warnings.warn(f"{S} deal{'s' if S > 1 else ''} cannot tell settings apart: the "
+                      f"standard errors of fewer than {FEW_DEALS} deals mean little "
+                      f"(use more samples)", UserWarning, stacklevel=2)
     auto_name, declare, ev_declare = None, None, None
     if rs.automatic_wins and len(own) == 13:
         kind = int(automatic_win_kind(codes))
@@ -215,7 +229,8 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
         ev_declare=ev_declare, cut=_cut_text(rs, cut),
         precision=precision if adaptive else None, effort=effort,
         capped=adaptive and S == samples and len(running) > 1, in_running=len(running),
-        anchored=None if anchor is None else best == anchor)
+        anchored=None if anchor is None else best == anchor,
+        hand=sort_row(format_cards(own), group=False), players=n_seats, seed=seed)
 
 
 def _anchor_candidate(cand_vals: np.ndarray, anchor_vals, params) -> Optional[int]:
@@ -246,7 +261,7 @@ def _choice(scores: np.ndarray, means: np.ndarray, running: np.ndarray,
     for k in running:
         if k != anchor:
             diff, stderr = _paired_difference(scores[k], scores[anchor])
-            if diff > DEPART_Z * stderr:
+            if stderr is not None and diff > DEPART_Z * stderr:
                 ahead.append(int(k))
     return max(ahead, key=lambda k: means[k]) if ahead else anchor
 
@@ -279,13 +294,13 @@ def _check_holdout(holdout, opponents, rs: RuleSet, n_seats: int) -> Optional[in
     return holdout
 
 
-def _stderr(scores: np.ndarray) -> float:
-    """The standard error of the mean of ``scores`` (0.0 for a single sample)."""
+def _stderr(scores: np.ndarray) -> Optional[float]:
+    """The standard error of the mean of ``scores`` (None for a single sample: undefined)."""
     n = len(scores)
-    return float(np.std(scores, ddof=1) / np.sqrt(n)) if n > 1 else 0.0
+    return float(np.std(scores, ddof=1) / np.sqrt(n)) if n > 1 else None
 
 
-def _paired_difference(scores: np.ndarray, best: np.ndarray) -> tuple[float, float]:
+def _paired_difference(scores: np.ndarray, best: np.ndarray) -> tuple[float, Optional[float]]:
     """Mean and standard error of ``scores - best``, sample by sample."""
     diff = scores.astype(np.float64) - best.astype(np.float64)
     return float(diff.mean()), _stderr(diff)

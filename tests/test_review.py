@@ -84,6 +84,7 @@ def test_the_best_setting_is_the_best_one():
     r = solver.review(JOKER, f"{sol.front} / {sol.middle} / {sol.back}", "joker", samples=N)
     assert r.rank == 1 and r.is_best and r.diff == 0 and r.diff_stderr == 0 and r.tied
     assert r.row_rates == sol.row_rates and r.discards == sol.discards
+    assert (r.front, r.middle, r.back) == (sol.front, sol.middle, sol.back)   # read alike
     assert "it is the best one" in r.explanation
     assert f"None of the {sol.candidates} choices worth considering" in r.explanation
 
@@ -261,7 +262,15 @@ def test_bad_input_is_a_clear_value_error(cards, setting, rules, cut, message):
 def test_doubled_spades_are_two_cards_when_the_hand_holds_both():
     r = solver.review(JOKER, ["As As Jk", "8c 7h 6h 5s 4d", "Ks Qh Jd Td 9c"], "joker",
                       samples=10)
-    assert r.front == "As As Jk" and sorted(r.discards.split()) == ["2h", "3c", "Kd", "Qc"]
+    assert sorted(r.front.split()) == ["As", "As", "Jk"]
+    assert sorted(r.discards.split()) == ["2h", "3c", "Kd", "Qc"]
+
+
+def test_one_deal_has_no_standard_error_and_says_so():
+    r = solver.review(CLASSIC, "As Kd 9c / 3d 3c Qh 5d 2d / 9s 8c 7h 6h 5s", "classic",
+                      samples=1)
+    assert r.stderr is None and r.diff_stderr is None and r.tied
+    assert "± n/a" in str(r) and json.loads(r.to_json())["diff_stderr"] is None
 
 
 def test_bad_sampling_arguments_are_the_solvers_errors():

@@ -511,8 +511,14 @@ def _adaptive_run(hand, rules, players, cap, precision, seed, anchored=True):
 
 
 def _rows_of(codes, masks, k):
-    return tuple(solver.format_cards([int(codes[p]) for p in range(len(codes))
-                                      if int(masks[k, r]) >> p & 1]) for r in range(3))
+    """Arrangement k's rows as sorted card lists (solve shows them in reading order)."""
+    return tuple(sorted(solver.format_cards([int(codes[p]) for p in range(len(codes))
+                                             if int(masks[k, r]) >> p & 1]).split())
+                 for r in range(3))
+
+
+def _rows(sol):
+    return tuple(sorted(row.split()) for row in (sol.front, sol.middle, sol.back))
 
 
 def test_adaptive_sampling_keeps_its_promise():
@@ -544,7 +550,7 @@ def test_adaptive_sampling_keeps_its_promise():
     sol = solver.solve(hand, "classic", players=2, samples=cap, seed=4, precision=precision)
     assert sol.samples == used and sol.precision == precision and not sol.capped
     assert sol.anchored == (best == anchor)
-    assert (sol.front, sol.middle, sol.back) == _rows_of(codes, masks, best)
+    assert _rows(sol) == _rows_of(codes, masks, best)
 
 
 def test_without_an_anchor_adaptive_sampling_follows_the_leader():
@@ -597,3 +603,106 @@ def test_the_search_sorts_exactly_like_a_stable_numpy_sort(rng):
         keys[::7] = keys[0]                            # many ties
         assert (argsort_desc(keys, digits) == np.argsort(-keys, kind="mergesort")).all()
     assert len(argsort_desc(np.zeros(0, np.int64), 2)) == 0
+
+
+# --- what a Solution says, and how --------------------------------------------------------------
+def test_a_solution_carries_the_question_it_answers():
+    sol = solver.solve("Kh 2d 9c 9s Qs Js Ts 8s 7h 6h 5c 4d 3c", "classic", players=3,
+                       seed=4, samples=80)
+    d = sol.to_dict()
+    assert (d["hand"], d["rules"], d["players"], d["samples"], d["seed"], d["cut"]) == \
+        ("Kh Qs Js Ts 9s 9c 8s 7h 6h 5c 4d 3c 2d", "classic", 3, 80, 4, None)
+    bonus = solver.solve("As As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h Kd Qc", "bonus", "4c",
+                         samples=20)
+    assert bonus.to_dict()["cut"] == "4c" and bonus.players == 4
+
+
+def test_rows_discards_and_hand_read_the_same_everywhere():
+    """One order everywhere: the player's reading order, in the API, the JSON and the
+    text; a joker sits where the card it stands for goes."""
+    sol = solver.solve("As 7s 7s 5s Jk 2h 3d 4c 8h 9d Tc Jh Qd Kc Ks 6h 6d", "joker",
+                       samples=30)
+    text = str(sol)
+    for name in ("front", "middle", "back"):
+        row = getattr(sol, name)
+        assert f"{name:7s} {row}" in text
+        assert row == solver.display.sort_row(row, value=solver.row_value(row, "joker").value)
+    assert f"discard {sol.discards}" in text
+    assert sol.discards == solver.display.sort_row(sol.discards, group=False)
+    assert solver.display.sort_row("As 7s 7s 5s Jk", value=solver.row_value(
+        "As 7s 7s 5s Jk", "joker").value) == "As Jk 7s 7s 5s"
+    front, middle, back = solver.quick_set("As Ks Qs Js Ts 9h 9d 9c 2h 2d 5c 6c 7c", "classic")
+    assert middle == "9h 9d 9c 6c 5c"
+
+
+def test_a_single_deal_has_no_standard_error_and_says_so():
+    with pytest.warns(UserWarning, match="1 deal cannot tell settings apart"):
+        sol = solver.solve("As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d", "classic", samples=1,
+                           holdout=1, top=2)
+    assert sol.stderr is None and all(a.diff_stderr is None for a in sol.alternatives)
+    assert all(a.tied for a in sol.alternatives)          # nothing tells them apart
+    text = str(sol)
+    assert "± n/a" in text and "± 0.000" not in text and "warning: 1 deal" in text
+    assert solver.Solution.from_dict(sol.to_dict()) == sol
+    with warnings_none():
+        solver.solve("As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d", "classic", samples=40)
+
+
+def warnings_none():
+    import warnings
+    manager = warnings.catch_warnings()
+    manager.__enter__()
+    warnings.simplefilter("error")
+    import contextlib
+
+    @contextlib.contextmanager
+    def done():
+        try:
+            yield
+        finally:
+            manager.__exit__(None, None, None)
+    return done()
+
+
+def test_a_solution_is_immutable_and_hashable():
+    sol = solver.solve("As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d", "classic", samples=40)
+    assert hash(sol) == hash(solver.Solution.from_dict(sol.to_dict()))
+    with pytest.raises(TypeError):
+        sol.row_rates["front"] = (1.0, 0.0, 0.0)
+    with pytest.raises(Exception):                        # dataclasses.FrozenInstanceError
+        sol.ev = 1.0
+    assert {sol: 1}[sol] == 1 and dict(sol.row_rates)["front"] == sol.row_rates["front"]
+
+
+def test_the_seed_may_be_fresh_or_a_generator_and_the_one_used_is_reported():
+    hand = "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d"
+    fresh = solver.solve(hand, "classic", samples=30, seed=None)
+    assert isinstance(fresh.seed, int) and fresh.seed >= 0
+    assert solver.solve(hand, "classic", samples=30, seed=fresh.seed) == fresh
+    a = solver.solve(hand, "classic", samples=30, seed=np.random.default_rng(5))
+    b = solver.solve(hand, "classic", samples=30, seed=np.random.default_rng(5))
+    assert a == b and a.seed == b.seed
+    with pytest.raises(ValueError, match="seed must be an integer >= 0, None"):
+        solver.solve(hand, "classic", samples=30, seed="x")
+
+
+def test_adaptive_sampling_says_when_it_stopped_at_its_cap():
+    hand = "4h 9h 5c 3s Qs Ah Qh Ad 4s 4d Td Jd Jh"       # rivals within a hair
+    capped = solver.solve(hand, "classic", players=2, precision=0.001, samples=1600)
+    assert capped.capped and capped.samples == 1600 and capped.in_running > 1
+    assert "stopped at the cap of 1600 deals" in str(capped)
+    easy = solver.solve("As Ks Qs Js Ts 9h 9d 9c 2h 2d 5c 6c 7c", "classic")
+    assert not easy.capped
+
+
+def test_a_fouling_policy_is_played_and_scored_where_fouls_are_scored():
+    def fouler(hand, rules, cut):
+        cards = hand.split()                              # Front the three highest: a foul
+        by_rank = sorted(cards, key=lambda c: -"23456789TJQKA".index(c[0]))
+        return " ".join(by_rank[:3]), " ".join(by_rank[-5:]), " ".join(by_rank[3:8])
+    hand = "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d"
+    sol = solver.solve(hand, "classic", samples=30, policy=fouler, players=2)
+    assert sol.ev_in_sample > 3                           # the foul pays 4 a deal, mostly
+    with pytest.raises(ValueError, match="cannot play a foul"):
+        solver.solve("As As Ks Kd Qh Qc Jd Td 9c 8c 7h 6h 5s 4d 3c 2h Jk", "joker",
+                     samples=3, policy=fouler)

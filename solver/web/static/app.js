@@ -1,7 +1,8 @@
 // The study page: choose the game, enter a hand, solve it, grade your own setting.
 // Plain JavaScript, no build step, nothing loaded from elsewhere. Every number shown comes
 // from the server's JSON API, which returns the library's own answers
-// (solver.solve(...).to_dict(), solver.review(...).to_dict()); the page only lays them out.
+// (solver.solve(...).to_dict(), solver.review(...).to_dict()); the page only lays them out,
+// the rows in the library's own reading order.
 "use strict";
 
 const RANKS = "23456789TJQKA";
@@ -57,26 +58,6 @@ function canonical(cards) {
   return [...cards].sort((a, b) => {
     const ka = key(a), kb = key(b);
     return ka[0] - kb[0] || ka[1] - kb[1];
-  });
-}
-
-// A row in reading order, as solver.display.sort_row: the most repeated ranks first, then
-// high to low, suits s h d c, jokers last; the ace low in a wheel.
-function sortRow(cards, category, group = true) {
-  const counts = {};
-  for (const c of cards) if (c !== JOKER) counts[rankOf(c)] = (counts[rankOf(c)] || 0) + 1;
-  const straight = category === "straight" || category === "straight_flush";
-  const wheel = straight && counts[12] && Object.keys(counts).some((r) => Number(r) <= 3);
-  const key = (c) => {
-    if (c === JOKER) return [1, 0, 0, 0];
-    const rank = rankOf(c);
-    const high = wheel && rank === 12 ? -1 : rank;
-    return [0, group ? -counts[rank] : 0, -high, SUITS.indexOf(suitOf(c))];
-  };
-  return [...cards].sort((a, b) => {
-    const ka = key(a), kb = key(b);
-    for (let i = 0; i < 4; i++) if (ka[i] !== kb[i]) return ka[i] - kb[i];
-    return 0;
   });
 }
 
@@ -335,7 +316,7 @@ function handChanged() {
     button.setAttribute("aria-pressed", on ? "true" : "false");
   }
   const cards = handCards();
-  $("hand").replaceChildren(...sortRow(cards, null, false).map((c) => cardView(c)));
+  $("hand").replaceChildren(...cards.map((c) => cardView(c)));
   $("hand-count").textContent = `${cards.length} of ${state.rules.cards_dealt}`;
   $("result").hidden = true;
   $("review").hidden = true;
@@ -358,6 +339,8 @@ function updateButtons() {
 
 // --- 3. the best setting ------------------------------------------------------------------------
 function pct(p) { return (100 * p).toFixed(1) + "%"; }
+// "± 0.093", or "± n/a" where a single deal leaves the standard error undefined.
+function pm(stderr) { return stderr === null ? "\u00b1 n/a" : "\u00b1 " + stderr.toFixed(3); }
 function signed(x, digits = 3) { return (x >= 0 ? "+" : "") + x.toFixed(digits); }
 
 // One row of a setting: name, cards, hand, and (when known) win / tie / loss as a bar.
@@ -367,7 +350,7 @@ function rowLine(row, cardsText, category, rates) {
   line.dataset.row = row;
   line.dataset.cards = cards.join(" ");
   line.append(el("span", "row-name", row[0].toUpperCase() + row.slice(1)));
-  line.append(cardsView(sortRow(cards, category)));
+  line.append(cardsView(cards));
   line.append(el("span", "hand-name", label(category)));
   const cell = el("div", "bar-cell");
   if (rates) {
@@ -393,16 +376,16 @@ function rowsView(target, setting, categories, rates, discards) {
     const line = el("div", "row-line");
     line.dataset.row = "discard";
     line.dataset.cards = discards;
-    line.append(el("span", "row-name", "Discard"), cardsView(sortRow(words(discards), null, false)));
+    line.append(el("span", "row-name", "Discard"), cardsView(words(discards)));
     box.append(line);
   }
 }
 
-function arrangementView(rows, categories) {
+function arrangementView(rows) {
   const box = el("span");
   rows.forEach((row, r) => {
     if (r) box.append(el("span", "sep", " | "));
-    box.append(cardsView(sortRow(words(row), categories[r]), { small: true }));
+    box.append(cardsView(words(row), { small: true }));
   });
   return box;
 }
@@ -434,7 +417,7 @@ function showSolution(sol) {
       (tied ? `, statistically tied with ${tied} other${tied > 1 ? "s" : ""}` : "");
   rowsView("best-rows", [sol.front, sol.middle, sol.back], sol.categories, sol.row_rates,
            sol.discards);
-  $("ev").textContent = `EV ${signed(sol.ev)} \u00b1 ${sol.stderr.toFixed(3)} units a deal`;
+  $("ev").textContent = `EV ${signed(sol.ev)} ${pm(sol.stderr)} units a deal`;
   $("ev-note").textContent = unitsNote(players) + " " + (sol.holdout
     ? `\u00b1 is one standard error, measured on ${sol.holdout} new deals, not the ` +
       `${sol.samples} that chose the setting (on those it averaged ${signed(sol.ev_in_sample)}: ` +
@@ -464,9 +447,9 @@ function showSolution(sol) {
     const tr = el("tr");
     tr.dataset.index = String(i + 1);
     const cell = el("td");
-    cell.append(arrangementView([a.front, a.middle, a.back], a.categories));
+    cell.append(arrangementView([a.front, a.middle, a.back]));
     tr.append(el("td", "num", String(i + 1)), cell, el("td", "num", signed(a.ev)),
-              el("td", "num", `${signed(a.diff)} \u00b1 ${a.diff_stderr.toFixed(3)}`));
+              el("td", "num", `${signed(a.diff)} ${pm(a.diff_stderr)}`));
     const mark = el("td");
     if (a.tied) mark.append(el("span", "tied", "tied"));
     tr.append(mark);
@@ -501,7 +484,7 @@ function drawMine() {
     ? (left.length ? "Your discards:" : "") : "Your cards not set yet:";
   const tilesOf = {};           // a doubled spade: two tiles of one card
   for (const id of left) (tilesOf[state.tiles[id].card] ||= []).push(id);
-  for (const card of sortRow(left.map((id) => state.tiles[id].card), null, false)) {
+  for (const card of canonical(left.map((id) => state.tiles[id].card))) {
     const id = tilesOf[card].shift();
     const button = cardView(card, { button: true });
     button.dataset.tile = String(id);
@@ -549,11 +532,11 @@ function mySetting() {
 function showReview(r) {
   const best = r.best;
   $("review-ev").textContent = r.ev === null ? "nothing (it cannot be played)"
-    : `${signed(r.ev)} \u00b1 ${r.stderr.toFixed(3)}`;
+    : `${signed(r.ev)} ${pm(r.stderr)}`;
   $("review-best-ev").textContent = signed(r.best_ev) + (r.best_declares ? " (declaring)" : "");
   $("review-samples").textContent = String(r.samples);
   $("review-diff").textContent = r.diff === null ? "none (a foul cannot be played)"
-    : `${signed(r.diff)} \u00b1 ${r.diff_stderr.toFixed(3)}`;
+    : `${signed(r.diff)} ${pm(r.diff_stderr)}`;
   $("review-tied").hidden = !r.tied;
   $("review-rank").textContent = r.rank === null ? "none" : String(r.rank);
   $("review-choices").textContent = String(r.choices);
@@ -563,7 +546,7 @@ function showReview(r) {
   dominated.hidden = !r.dominated_by;
   dominated.replaceChildren();
   if (r.dominated_by) {
-    dominated.append("Dominated by ", arrangementView(r.dominated_by, ["", "", ""]));
+    dominated.append("Dominated by ", arrangementView(r.dominated_by));
   }
   $("review-explanation").textContent = r.explanation;
   if (r.declare) {
