@@ -12,7 +12,7 @@ and game schedules as data) -> ``engine`` (one deal, every action validated) ->
 [0, 1]
 """
 
-from .advisor import Advice, AdvisorPolicy, advise_bid, advise_play
+from .advisor import Advice, AdvisorPolicy, advise_bid, advise_play, advise_trump
 from .cards import (
     DECK,
     NO_TRUMP,
@@ -65,6 +65,7 @@ __all__ = [
     "VARIANTS",
     "advise_bid",
     "advise_play",
+    "advise_trump",
     "card_str",
     "cards_str",
     "deal_score",
