@@ -9,14 +9,17 @@ The first solve on a machine compiles the kernels (about half a minute) and Numb
 them in its on-disk cache (``*.nbi`` index and ``*.nbc`` data files in the package's
 ``__pycache__``); later processes load them in about a second.  :func:`compile_notice`
 says so on stderr, once a process, when the kernels about to run are neither compiled in
-this process nor in a fresh on-disk cache.  ``SOLVER_QUIET=1`` in the environment (or
-:func:`quiet`) turns the notice off.
+this process nor in a fresh on-disk cache; :func:`compile_progress` also says, while a
+compile runs, how long it has taken so far.  ``SOLVER_QUIET=1`` in the environment (or
+:func:`quiet`) turns the notices off.
 """
 from __future__ import annotations
 
 import contextlib
 import os
 import sys
+import threading
+import time
 from typing import Iterable, Iterator
 
 import numba
@@ -74,6 +77,35 @@ def compile_notice(kernels: Iterable, message: str = COMPILE_NOTICE, *, file=Non
     _noticed = True
     print(message, file=file if file is not None else sys.stderr, flush=True)
     return True
+
+
+@contextlib.contextmanager
+def compile_progress(kernels: Iterable, what: str, *, every: float = 5.0, file=None) -> Iterator[bool]:
+    """Around a block that compiles ``kernels`` (say, by calling them once): if any is
+    cold and notices are on, say on stderr (or ``file``) that ``what`` is compiling,
+    then every ``every`` seconds how long it has taken so far (from a background
+    thread, since a compile gives no progress of its own), and the total at the end.
+    Yields whether it speaks; it never does with ``SOLVER_QUIET=1``."""
+    if not notices_enabled() or not cold_kernels(kernels):
+        yield False
+        return
+    stream = file if file is not None else sys.stderr
+    start = time.perf_counter()
+    print(f"compiling {what} (first run only; cached on disk afterwards)...", file=stream, flush=True)
+    done = threading.Event()
+
+    def tell_elapsed():
+        while not done.wait(every):
+            print(f"  still compiling: {time.perf_counter() - start:.0f} s so far", file=stream, flush=True)
+
+    ticker = threading.Thread(target=tell_elapsed, name="compile-progress", daemon=True)
+    ticker.start()
+    try:
+        yield True
+    finally:
+        done.set()
+        ticker.join()
+        print(f"compiled in {time.perf_counter() - start:.1f} s", file=stream, flush=True)
 
 
 @contextlib.contextmanager

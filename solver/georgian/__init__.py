@@ -23,6 +23,7 @@ from .cards import (
     parse_suit,
 )
 from .engine import DealState, Play, SeatView, TrickRecord
+from .position import Position
 from .rules import (
     STANDARD_SCORING,
     VARIANTS,
@@ -57,6 +58,7 @@ __all__ = [
     "NO_TRUMP",
     "Play",
     "Policy",
+    "Position",
     "RandomPolicy",
     "STANDARD_SCORING",
     "Scoring",

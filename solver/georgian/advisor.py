@@ -320,28 +320,53 @@ class AdvisorPolicy:
         self.bid_evidence = bool(bid_evidence)
         self._baseline = BaselinePolicy()
 
+    @classmethod
+    def with_effort(cls, samples: int, **flags: bool) -> AdvisorPolicy:
+        """The advisor at one level of effort: ``samples`` for each bid and play, and for
+        the trump choice ``samples // 5`` sampled deals, each played out with
+        ``samples // 10`` samples per decision (200 gives the defaults: 200, 200, 40, 20).
+        ``flags`` are ``trump_by_expected_score`` and ``bid_evidence``."""
+        samples = _check_samples(samples)
+        return cls(samples, samples, max(1, samples // 5), max(1, samples // 10), **flags)
+
+    def advise(self, view: SeatView, rng: np.random.Generator) -> tuple[Advice, ...]:
+        """Every legal choice of ``view``'s seat, which must be the one to move, with its
+        expected deal score, best first: ``advise_trump``, ``advise_bid`` or
+        ``advise_play`` at this policy's effort. Its decisions are the first of these
+        (the trump, as ``choose_trump``, only when ``trump_by_expected_score``)."""
+        if view.to_move != view.seat:
+            raise ValueError(f"seat {view.seat} is not the one to move (seat {view.to_move} is)")
+        if view.phase == "trump":
+            # One draw, as choose_trump makes in either setting (see there).
+            return advise_trump(view.hand, view.dealer, samples=self.trump_samples,
+                                playout_samples=self.trump_playout_samples, rng=int(rng.integers(2**63)),
+                                scoring=view.scoring, bid_evidence=self.bid_evidence)
+        if view.phase == "bid":
+            return advise_bid(view.hand, view.trump, view.bids_before(), turned_card=view.turned_card,
+                              samples=self.bid_samples, rng=rng, scoring=view.scoring,
+                              bid_evidence=self.bid_evidence)
+        return advise_play(view, samples=self.play_samples, rng=rng, bid_evidence=self.bid_evidence)
+
     def choose_trump(self, view: SeatView, rng: np.random.Generator) -> int:
         """The trump with the highest expected deal score (``advise_trump``), or the
         baseline's choice when ``trump_by_expected_score`` is off."""
         if not self.trump_by_expected_score:
+            # The same one draw as advise makes, so that both settings leave the same
+            # random numbers for the bids and plays that follow (paired comparisons of
+            # the two stay paired).
+            rng.integers(2**63)
             return self._baseline.choose_trump(view, rng)
-        advice = advise_trump(view.hand, view.dealer, samples=self.trump_samples,
-                              playout_samples=self.trump_playout_samples, rng=rng, scoring=view.scoring,
-                              bid_evidence=self.bid_evidence)
-        return parse_suit(advice[0].choice, allow_no_trump=True)
+        return parse_suit(self.advise(view, rng)[0].choice, allow_no_trump=True)
 
     def bid(self, view: SeatView, rng: np.random.Generator) -> int:
         """The bid with the highest expected deal score."""
-        advice = advise_bid(view.hand, view.trump, view.bids_before(), turned_card=view.turned_card,
-                            samples=self.bid_samples, rng=rng, scoring=view.scoring,
-                            bid_evidence=self.bid_evidence)
-        return int(advice[0].choice)
+        return int(self.advise(view, rng)[0].choice)
 
     def play(self, view: SeatView, rng: np.random.Generator) -> Play:
         """The play with the highest expected deal score (no sampling when forced)."""
         if len(view.legal) == 1:
             return view.legal[0]
-        return advise_play(view, samples=self.play_samples, rng=rng, bid_evidence=self.bid_evidence)[0].choice
+        return self.advise(view, rng)[0].choice
 
 
 BID_NOISE = (0.0, 0.40, 0.60, 0.70, 0.80, 0.83, 0.94, 0.92, 0.97, 1.08)
