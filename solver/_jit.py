@@ -18,8 +18,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import threading
-import time
 from typing import Iterable, Iterator
 
 import numba
@@ -86,6 +84,9 @@ def compile_progress(kernels: Iterable, what: str, *, every: float = 5.0, file=N
     then every ``every`` seconds how long it has taken so far (from a background
     thread, since a compile gives no progress of its own), and the total at the end.
     Yields whether it speaks; it never does with ``SOLVER_QUIET=1``."""
+    import threading
+    import time
+
     if not notices_enabled() or not cold_kernels(kernels):
         yield False
         return

@@ -193,7 +193,8 @@ class TerminalPlayer:
         for number in range(self._shown_tricks, len(tricks)):
             t = tricks[number]
             plays = ", ".join(f"{self._short((t['leader'] + i) % 4)} {p}" for i, p in enumerate(t["plays"]))
-            self._say(f"  Trick {number + 1}: {plays} -> {self._short(t['winner'])} takes it")
+            taker = "you take" if t["winner"] == self.seat else f"S{t['winner']} takes"
+            self._say(f"  Trick {number + 1}: {plays} -> {taker} it")
         self._shown_tricks = len(tricks)
 
     def _label(self, p: int) -> str:

@@ -65,7 +65,7 @@ def test_play_through_standard_input(monkeypatch, capsys):
     assert "Your play> Jk high\n  not allowed: a joker that leads must be played high or low and name a suit" in out
     assert "advisor's plays, best first" in out and " Jk high h " in out
     assert "Your play> Jk high h\n  Trick 1: you Jk high h, S2 " in out
-    assert "-> you takes it" in out
+    assert "-> you take it" in out
     # the end of the deal: its table of scores; then the end of the input stops the game
     assert "Deal 1 is over (trump " in out
     table = out[out.index("Deal 1 is over"):].splitlines()
