@@ -35,8 +35,8 @@ DEFAULT_SAMPLES = 200
 EFFORT_NOTE = (f"--samples N is the advisor's effort: N sampled deals behind each bid or play, and for "
                f"a 9-card trump choice N/5 sampled deals each played out with N/10 samples a "
                f"decision (the default {DEFAULT_SAMPLES} gives 40 and 20).")
-COMPILE_NOTE = ("The first run compiles the kernels (about a minute on two cores; cached on disk "
-                "afterwards) and says so on stderr, with the time so far; SOLVER_QUIET=1 turns that off.")
+COMPILE_NOTE = ("The first run compiles the kernels (about 20 s; cached on disk afterwards) and says so "
+                "on stderr, with the time so far; SOLVER_QUIET=1 turns that off.")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -302,8 +302,9 @@ def _simulate(args) -> int:
     if args.json:
         print(json.dumps({"summary": summary, "games": [r.to_dict() for r in records]}, indent=1))
         return 0
-    print(f"{games} {variant.name} game{'s' if games > 1 else ''}, seeds {seed}..{seed + games - 1}, "
-          f"advisor effort {samples} samples ({seconds:.1f} s)")
+    effort = f", advisor effort {samples} samples" if "advisor" in args.players else ""
+    print(f"{games} {variant.name} game{'s' if games > 1 else ''}, seeds {seed}..{seed + games - 1}{effort} "
+          f"({seconds:.1f} s)")
     print(f"  {'seat':<12}{'mean total':>11}   {'95% CI':<19}{'wins':>6}")
     for s in seats:
         ci = "n/a" if s["ci95"] is None else f"[{s['ci95'][0]:.1f}, {s['ci95'][1]:.1f}]"

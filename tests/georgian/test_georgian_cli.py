@@ -5,6 +5,8 @@ and the compile notice."""
 import io
 import json
 import os
+import re
+import shlex
 import subprocess
 import sys
 import threading
@@ -113,6 +115,19 @@ def test_a_whole_game_typed_in_is_the_game_the_simulator_plays(monkeypatch, caps
         assert final[2 + p].split()[-3:] == [str(record.totals[p] - bonus), str(bonus), str(record.totals[p])]
     assert final[6].startswith("Winner: ")
     assert "not allowed" not in out and "Your trump (s h d c none)>" in out
+
+
+def test_the_readme_session_is_real(monkeypatch, capsys):
+    # The README's session of `play`: the same answers typed in give the same transcript.
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = re.search(r"^python3 -m solver\.georgian (play .*)$", readme, re.M).group(1)
+    start = readme.index("```text\n", readme.index("A short real session")) + len("```text\n")
+    session = readme[start:readme.index("```", start)]
+    answers = re.findall(r"^Your [^>\n]*> (.*)$", session, re.M)
+    assert len(answers) >= 5
+    code, out, err = run(shlex.split(command), "\n".join(answers) + "\n", monkeypatch, capsys)
+    assert code == 0 and err == ""
+    assert out == session
 
 
 def test_quit_stops_the_game(monkeypatch, capsys):
