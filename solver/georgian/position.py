@@ -11,7 +11,7 @@ chooser's first three.
 >>> p = Position.from_dict({"hand": "Kh 7h Qd", "dealer": 3, "turned": "6h",
 ...                         "bids": [1, 1, 0, 0], "plays": ["Jk high s", "As"]})
 >>> p.phase, p.seat, p.hand_size, [str(x) for x in p.view().legal]  # S2 has no spade: it must trump
-('play', 2, 3, ['Kh', '7h'])
+('play', 2, 3, ['7h', 'Kh'])
 """
 
 from __future__ import annotations
