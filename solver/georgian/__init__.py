@@ -5,7 +5,9 @@ The rules it implements are in docs/georgian.md.
 Layers, each looking only down: ``cards`` (deck, notation, bitmasks) -> ``kernels``
 (Numba: trick rules, baseline policy, sampling, playouts) -> ``rules`` (scoring table
 and game schedules as data) -> ``engine`` (one deal, every action validated) ->
-``simulate`` (whole games, records) -> ``advisor`` (expected scores by sampling).
+``simulate`` (whole games, records) -> ``advisor`` (expected scores by sampling) ->
+``position`` (a position given as data) -> ``terminal`` and ``__main__`` (the command
+line, ``python3 -m solver.georgian``).
 
 >>> from solver.georgian import DealState
 >>> DealState(["Ah", "Kh", "7s", "Jk"], dealer=3, turned_card="9h").legal_actions()

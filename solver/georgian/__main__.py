@@ -26,7 +26,7 @@ import time
 import numpy as np
 
 from .. import _jit
-from . import (VARIANTS, AdvisorPolicy, BaselinePolicy, Position, RandomPolicy, get_variant, play_game)
+from . import VARIANTS, AdvisorPolicy, BaselinePolicy, Position, RandomPolicy, cards_str, get_variant, play_game
 from ._warmup import ENTRY_KERNELS, compile_kernels
 from .terminal import GameStopped, TerminalPlayer, advice_table
 
@@ -190,7 +190,7 @@ def _play(args) -> int:
         record = play_game(table, variant, seed=args.seed, names=players, on_deal=person.deal_over)
     except GameStopped as stop:
         print(f"Game stopped ({stop}) after {len(person.deals)} of {len(variant.deal_sizes)} deals. "
-              f"Totals: {person._totals_text()}", flush=True)
+              f"Totals: {person.totals_text()}", flush=True)
         return 0
     except KeyboardInterrupt:
         print("\nGame stopped.", flush=True)
@@ -254,23 +254,17 @@ def _advise(args) -> int:
 def _position_text(position: Position, view) -> str:
     parts = [f"{view.hand_size} cards each, dealer S{view.dealer}"]
     if view.phase == "trump":
-        parts.append(f"first three cards {' '.join(_cards(view.hand))}")
+        parts.append(f"first three cards {cards_str(view.hand)}")
         return "; ".join(parts)
-    parts.append(f"hand {' '.join(_cards(view.hand))}")
-    trump = position.to_dict()["trump"]
-    turned = position.to_dict()["turned"]
-    parts.append(f"trump {trump}" + (f" (turned {turned})" if turned else ""))
+    given = position.to_dict()
+    parts.append(f"hand {cards_str(view.hand)}")
+    parts.append(f"trump {given['trump']}" + (f" (turned {given['turned']})" if given["turned"] else ""))
     order = [(view.dealer + 1 + i) % 4 for i in range(4)]
     bids = [f"S{p} {view.bids[p]}" for p in order if view.bids[p] is not None]
     parts.append("bids " + (", ".join(bids) if bids else "none yet"))
     if position.plays:
         parts.append(f"{len(position.plays)} card{'s' if len(position.plays) > 1 else ''} played")
     return "; ".join(parts)
-
-
-def _cards(cards) -> list[str]:
-    from .cards import card_str
-    return [card_str(c) for c in cards]
 
 
 # --- simulate -------------------------------------------------------------------------------------------

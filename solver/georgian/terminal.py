@@ -100,7 +100,7 @@ class TerminalPlayer:
                 self.totals[p] += bonuses[p]
             won = [f"{self._label(p)} +{b}" for p, b in enumerate(bonuses) if b]
             self._say(f"Pulka {record.pulka} is over. Bonus: {', '.join(won) if won else 'nobody made every bid'}. "
-                      f"Totals: {self._totals_text()}")
+                      f"Totals: {self.totals_text()}")
         self._say("")
 
     def game_over(self, record: GameRecord) -> None:
@@ -167,12 +167,12 @@ class TerminalPlayer:
         self._say(f"  Bids: {bids or 'none yet'}")
         if view.phase == "play":
             self._say("  Taken: " + ", ".join(f"{self._short(p)} {view.taken[p]}" for p in range(4))
-                      + "    Scores: " + self._totals_text())
+                      + "    Scores: " + self.totals_text())
             trick = ", ".join(f"{self._short((view.leader + i) % 4)} {p}" for i, p in enumerate(view.current_trick))
             self._say(f"  Trick {len(view.tricks) + 1}: {trick or 'you lead'}")
             self._say(f"  You may play: {_playable(view.legal)}")
         else:
-            self._say("  Scores: " + self._totals_text())
+            self._say("  Scores: " + self.totals_text())
 
     def _deal_header(self, view: SeatView, number: int) -> str:
         pulka = self.variant.pulka_of_deal[number - 1] + 1
@@ -203,7 +203,8 @@ class TerminalPlayer:
     def _short(self, p: int) -> str:
         return "you" if p == self.seat else f"S{p}"
 
-    def _totals_text(self) -> str:
+    def totals_text(self) -> str:
+        """The running totals (deal scores and the bonuses of finished pulkas)."""
         return ", ".join(f"{self._short(p)} {self.totals[p]}" for p in range(4))
 
     def _say(self, text: str) -> None:

@@ -187,7 +187,7 @@ def test_simulate_prints_means_with_confidence_intervals_and_json_records(monkey
     records = [play_game([BaselinePolicy(), RandomPolicy(), BaselinePolicy(), RandomPolicy()], "nines", seed=s)
                for s in (7, 8, 9)]
     mean0 = sum(r.totals[0] for r in records) / 3
-    assert f"S0 baseline" in out and f"{mean0:.1f}" in out and "95% CI" in out
+    assert "S0 baseline" in out and f"{mean0:.1f}" in out and "95% CI" in out
     code, out, _ = run(argv + ["--json"], "", monkeypatch, capsys)
     data = json.loads(out)
     games = [GameRecord.from_dict(g) for g in data["games"]]
