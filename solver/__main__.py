@@ -266,8 +266,8 @@ def _solve_batch(args, rs, options) -> int:
     hands = [h for h, _, _ in entries]
     cuts = [c for _, c, _ in entries]
     if not args.quiet:
-        from .solve import _notice_compiling
-        _notice_compiling()
+        from .solve import _kernels
+        _jit.compile_notice(_kernels())
     start = time.perf_counter()
     # The notice is given once, here; worker processes inherit SOLVER_QUIET=1.
     with _jit.quiet():
