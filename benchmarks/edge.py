@@ -17,7 +17,9 @@ on seeds unrelated to the truth's deals, and looks its choice up in the truth: t
 *gain* is the chosen setting's true EV minus the model's own setting's, and its mean
 over hands, with a 95% confidence interval over hands, is the expected margin of that
 setter over ``quick_set`` in a heads-up duplicate match (each hand played against the
-model; with more seats, against model opponents).  A match measures the same thing with
+model; with more seats, against model opponents).  From the truth's spreads it also
+predicts a heads-up match's standard deviation a deal, and so how many deals a match
+needs for its 95% CI to lie above zero, on average.  A match measures the same thing with
 the luck of the opponents' cards on top: here only the choice of hands is random.
 Hands holding an automatic win (``classic``) are left out: declaring is scored apart.
 """
@@ -78,7 +80,7 @@ def evaluate(path, specs, limit=None):
     results = {}
     for spec in specs:
         who = setter(spec)
-        gains, same, seconds = [], 0, []
+        gains, same, seconds, spread = [], 0, [], []
         for item in data["hands"][:limit]:
             hand, codes, vals = _candidates(item["cards"], rs, item["cut"], seats)
             start = time.perf_counter()
@@ -92,15 +94,22 @@ def evaluate(path, specs, limit=None):
             k = _anchor_candidate(vals, values, rs.scoring_params())
             gains.append(item["truth"][k] - item["truth"][item["model"]])
             same += k == item["model"]
+            # The spread, deal to deal, of this setting's score minus the model's setting's.
+            spread.append(item["truth_se"][k] ** 2 * meta["deals"] + gains[-1] ** 2)
         g = np.array(gains)
         half = 1.96 * g.std(ddof=1) / np.sqrt(len(g))
+        # A heads-up duplicate deal plays each hand once against the other's model
+        # setting: its value is half the sum of two such differences.
+        deal_sd = float(np.sqrt(np.mean(spread) / 2))
+        needed = (1.96 * deal_sd / g.mean()) ** 2 if g.mean() > 0 else float("inf")
         results[spec] = dict(hands=len(g), gain=float(g.mean()), ci95=[float(g.mean() - half),
                              float(g.mean() + half)], same_as_model=same / len(g),
-                             ms_median=1000 * float(np.median(seconds)))
+                             ms_median=1000 * float(np.median(seconds)), deal_sd=deal_sd,
+                             deals_for_ci_above_zero=needed)
         r = results[spec]
         print(f"| {spec} | `{rs.name}` | {seats} | {r['hands']} | {r['gain']:+.4f} | "
               f"[{r['ci95'][0]:+.4f}, {r['ci95'][1]:+.4f}] | {r['same_as_model']:.0%} | "
-              f"{r['ms_median']:.1f} |", flush=True)
+              f"{r['ms_median']:.1f} | {deal_sd:.3f} | {needed:,.0f} |", flush=True)
     return results
 
 
@@ -123,8 +132,8 @@ def main():
         build(args)
     else:
         print("| setter | rules | seats | hands | gain over the model | 95% CI | same setting "
-              "| ms a hand |")
-        print("|---|---|---:|---:|---:|---|---:|---:|")
+              "| ms a hand | sd a deal | deals for a CI above 0 |")
+        print("|---|---|---:|---:|---:|---|---:|---:|---:|---:|")
         results = evaluate(args.truth, args.setters, args.hands)
         if args.json:
             with open(args.json, "w") as f:

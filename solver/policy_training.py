@@ -76,9 +76,11 @@ def _round_rows(vals: np.ndarray, auto: np.ndarray):
 
 
 def self_play(rule_set: "str | RuleSet", n_seats: int, *, rounds: int = ROUNDS,
-              deals: int = DEALS, seed: int = 0, log=None) -> TableModel:
+              deals: int = DEALS, seed: int = 0, log=None, each_round=None) -> TableModel:
     """The model after ``rounds`` rounds of fictitious play (see the module docstring);
-    its fields are keyed by Bonus rank (-1 where the rule set has none)."""
+    its fields are keyed by Bonus rank (-1 where the rule set has none).
+    ``each_round(r, model)``, if given, sees the model after round r (r = 0..rounds):
+    the same as ``self_play(..., rounds=r)`` gives, since each round is seeded alone."""
     rs = _rules(rule_set)
     params = rs.scoring_params()
     ranks_used = range(13) if rs.cut_card else [-1]
@@ -104,6 +106,9 @@ def self_play(rule_set: "str | RuleSet", n_seats: int, *, rounds: int = ROUNDS,
                                        for r in ranks_used}
         if log:
             log(f"{rs.name} {n_seats} seats: round {rnd} ({time.perf_counter() - start:.1f} s)")
+        if each_round is not None:
+            each_round(rnd, TableModel(rs, n_seats, fields,
+                                       name=f"self-play {rnd} rounds x {deals} deals"))
     return TableModel(rs, n_seats, fields, name=f"self-play {rounds} rounds x {deals} deals")
 
 

@@ -183,3 +183,14 @@ def test_shipped_models_record_the_configuration_that_built_them():
         with np.load(model_file(rs, model_seats(rs, seats))) as data:
             meta = json.loads(str(data["meta"]))
         assert meta == dict(rules=rs.name, seats=seats, rounds=ROUNDS, deals=DEALS, seed=0)
+
+
+def test_each_round_sees_the_model_a_shorter_training_would_give():
+    seen = {}
+    self_play("classic", 2, rounds=2, deals=150, seed=3,
+              each_round=lambda r, model: seen.setdefault(r, model))
+    assert sorted(seen) == [0, 1, 2]
+    one = self_play("classic", 2, rounds=1, deals=150, seed=3)
+    for r in range(3):
+        assert (seen[1].fields[-1].values[r] == one.fields[-1].values[r]).all()
+        assert (seen[1].fields[-1].weights[r] == one.fields[-1].weights[r]).all()
