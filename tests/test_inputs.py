@@ -34,7 +34,7 @@ def test_check_int_checks_the_range_and_returns_a_python_int():
     (dict(samples="10"), "samples must be an integer, not '10'"),
     (dict(samples=True), "samples must be an integer, not True"),
     (dict(samples=0), "samples must be at least 1, not 0"),
-    (dict(seed="x"), "seed must be an integer >= 0, None \(fresh entropy\) or a numpy"),
+    (dict(seed="x"), r"seed must be an integer >= 0, None \(fresh entropy\) or a numpy"),
     (dict(seed=1.5), "seed must be an integer >= 0, None .* not 1.5"),
     (dict(seed=-1), "seed must be at least 0, not -1"),
     (dict(top=None), "top must be an integer, not None"),
