@@ -22,7 +22,6 @@ import argparse
 import dataclasses
 import json
 import os
-import re
 import sys
 import time
 import warnings
@@ -32,6 +31,7 @@ from . import _jit
 from ._checks import check_int
 from .display import deal_text, row_value_text, settlement_text, sort_row
 from .rules import RULE_SET_NAMES, rule_set
+from .settle import split_arrangement
 
 # A sample hand for each deal size (17: joker, 16: bonus, 13: pagat and classic).
 SAMPLE_HANDS = {17: "As As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h Jk Kd Qc",
@@ -40,7 +40,6 @@ SAMPLE_HANDS = {17: "As As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h Jk Kd Qc",
 SAMPLE_CUT = "4c"                 # the cut card of the sample bonus hand
 SAMPLE_HAND = SAMPLE_HANDS[17]
 COMMANDS = ("solve", "eval", "settle", "deal")
-_ROW_SEPARATOR = re.compile(r"\s*[/|]\s*")
 
 PROGRESS_NOTE = """\
 progress: the first run compiles the solver's kernels (about 15 s; cached on disk
@@ -259,10 +258,11 @@ def _eval(args) -> int:
 
 
 def _split_seat(seat: int, text: str) -> tuple[str, str, str]:
-    rows = _ROW_SEPARATOR.split(text.strip())
-    if len(rows) != 3:
-        raise ValueError(f"seat {seat}: give three rows 'FRONT / MIDDLE / BACK', not {text!r}")
-    return tuple(solver.format_cards(r) if r else r for r in rows)
+    try:
+        rows = split_arrangement(text)
+    except ValueError as e:
+        raise ValueError(f"seat {seat}: {e}") from None
+    return tuple(solver.format_cards(r) for r in rows)
 
 
 def _settle(args) -> int:
