@@ -162,10 +162,12 @@ def check_sampling(rs: RuleSet, n_seats: int, samples, seed, opponents=None, pol
     """``(samples, seed, opponents, policy)`` of :func:`solver.solve` and
     :func:`sample_opponents`, validated: a ``ValueError`` naming the argument otherwise.
 
-    ``opponents`` comes back as lists (its cards are checked later, sample by sample);
-    ``policy`` comes back wrapped so that a bad return value is an error naming it."""
-    if opponents is None or samples is not None:        # (given opponents: no count)
-        samples = check_int("samples", samples)
+    ``opponents`` comes back as lists (its cards are checked later, sample by sample;
+    ``samples``, if given with them, must be their number); ``policy`` comes back
+    wrapped so that an exception it raises or a bad return value is a ``ValueError``
+    naming the policy and the hand."""
+    if opponents is None or samples is not None:
+        samples = check_int("samples", samples, None if opponents is None else 1)
     seed = resolve_seed(seed)
     if opponents is None:
         check_int("samples", samples, 1)
@@ -191,15 +193,25 @@ def check_sampling(rs: RuleSet, n_seats: int, samples, seed, opponents=None, pol
                                      f"not {arrangement!r}")
             checked.append(sample)
         opponents = checked
+        if samples is not None and samples != len(opponents):
+            raise ValueError(f"samples={samples} with opponents= of {len(opponents)} "
+                             f"sample{'s' if len(opponents) != 1 else ''}: the opponents "
+                             f"given are the samples (leave samples out)")
     if policy is not None and builtin_policy(policy, rs, n_seats, None) is None:
         if not callable(policy):
             raise ValueError(f"policy must be one of {', '.join(POLICY_NAMES)}, a TableModel "
                              f"or a function (hand, rules, cut) -> (front, middle, back), "
                              f"not {policy!r}")
         given = policy
+        name = function_name(given)
+        check_signature(given, f"policy {name}", "(hand, rules, cut)", rs)
 
         def policy(hand, rules, cut):
-            rows = given(hand, rules, cut)
+            try:
+                rows = given(hand, rules, cut)
+            except Exception as e:
+                raise ValueError(f"policy {name} failed on the hand {hand!r}: "
+                                 f"{type(e).__name__}: {e}") from e
             try:
                 _seat_codes([rows], rules)
             except ValueError as e:
@@ -207,6 +219,27 @@ def check_sampling(rs: RuleSet, n_seats: int, samples, seed, opponents=None, pol
                                  f"{str(e).removeprefix('seat 0: ')}") from None
             return rows
     return samples, seed, opponents, policy
+
+
+def function_name(function) -> str:
+    """How an error names a caller's function: its qualified name (``<lambda>`` too)."""
+    return getattr(function, "__qualname__", None) or repr(function)
+
+
+def check_signature(function, who: str, takes: str, rules: RuleSet) -> None:
+    """A ``ValueError`` naming ``who`` when ``function`` cannot be called as a setter,
+    ``(cards, rules, cut)``: said once, up front, rather than a ``TypeError`` per hand.
+    Functions whose signature Python cannot tell (some built-ins) are let through."""
+    import inspect
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return
+    try:
+        signature.bind("", rules, None)
+    except TypeError:
+        raise ValueError(f"{who} must take {takes}, but its signature is "
+                         f"{signature}") from None
 
 
 # --- the opponents' settings ----------------------------------------------------------------
