@@ -230,14 +230,17 @@ def setter(spec: "str | Setter | Callable") -> Setter:
 
 
 # --- deals and plays ------------------------------------------------------------------------
-def deal_hands(rs: RuleSet, n_seats: int, seed: int, index: int):
+def deal_hands(rs: RuleSet, n_seats: int, seed: int, index: int, cut=None):
     """Deal ``index`` of a match with ``seed``: (the seats' hands as texts, the cut card
-    or None).  ``python -m solver deal --seed S`` shows deal 0."""
+    or None).  ``python -m solver deal --seed S`` shows deal 0.  ``cut``: the cut card
+    to deal the rest around (``bonus``; default: drawn with the deal)."""
+    from .rows import cut_taken
+    given = None if cut is None else min(cut_taken(rs, cut))     # validated for the rules
     rng = np.random.default_rng([seed, index])
     deck = np.array(deck_codes(rs), np.int64)
-    cut = None
     if rs.cut_card:
-        cut_code = int(rng.integers(52))
+        drawn = int(rng.integers(52))      # drawn even when given: the same stream after it
+        cut_code = drawn if given is None else given
         cut = card_name(cut_code)
         deck = deck[deck != cut_code]
     cards = rng.permutation(deck)[:n_seats * rs.cards_dealt]
@@ -393,8 +396,8 @@ def match(a, b, rules: "str | RuleSet", *, players: Optional[int] = None,
     rs = _rules(rules)
     n_seats = rs.max_seats if players is None else players
     if not is_int(n_seats) or n_seats not in rs.seats:
-        raise ValueError(f"players: {rs.name} plays with "
-                         f"{' or '.join(map(str, rs.seats))} players, not {players!r}")
+        raise ValueError(f"players={players!r}: {rs.name} plays with "
+                         f"{' or '.join(map(str, rs.seats))} players")
     if layout is None:
         layout = "heads-up" if n_seats == 2 else "one-v-rest"
     if layout not in LAYOUTS:

@@ -23,7 +23,7 @@ def bonus_rank_of(rules: RuleSet, cut: "str | int | None") -> int:
                          f"{cut!r} ({type(cut).__name__})")
     if not rules.cut_card:
         if cut is not None:
-            raise ValueError(f"the {rules.name} rule set has no cut card (got {cut!r})")
+            raise ValueError(f"the {rules.name} rule set has no cut card (cut={cut!r})")
         return -1
     if cut is None:
         raise ValueError(f"the {rules.name} rule set needs the cut card, e.g. cut='4c'")

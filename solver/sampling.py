@@ -73,8 +73,8 @@ def prepare_hand(cards: CardsLike, rules, cut, players) -> Hand:
             raise ValueError(f"the cut card {cut_text} and the hand: {e}") from None
     n_seats = rs.max_seats if players is None else check_int("players", players)
     if n_seats not in rs.seats:
-        raise ValueError(f"the {rs.name} rule set plays with "
-                         f"{' or '.join(map(str, rs.seats))} players, not {n_seats}")
+        raise ValueError(f"players={n_seats}: the {rs.name} rule set plays with "
+                         f"{' or '.join(map(str, rs.seats))} players")
     return Hand(rs, tables, own, cut, cut_codes, n_seats)
 
 

@@ -300,7 +300,7 @@ def test_user_policy_is_used():
     (dict(cards="As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2d Ah Kh Qc", rules="bonus", cut="Qc"),
      "the cut card Qc and the hand"),
     (dict(cards="As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2d", rules="pagat", players=5),
-     "2 or 3 or 4 players, not 5"),
+     "players=5: the pagat rule set plays with 2 or 3 or 4 players"),
     (dict(cards="As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2d", rules="pagat", samples=0),
      "samples must be at least 1"),
     (dict(cards="As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2d", rules="texas"), "unknown rule set"),
