@@ -5,6 +5,7 @@ input never reaches numpy (a cryptic error), ``int()`` (a silent truncation) or 
 """
 from __future__ import annotations
 
+import inspect
 import re
 from typing import Mapping, Optional
 
@@ -44,6 +45,27 @@ def check_int(name: str, value, minimum: Optional[int] = None,
     if maximum is not None and value > maximum:
         raise ValueError(f"{name} must be at most {maximum}, not {value}")
     return value
+
+
+def function_name(function) -> str:
+    """How an error names a caller's function: its qualified name (``<lambda>`` too)."""
+    return getattr(function, "__qualname__", None) or repr(function)
+
+
+def check_signature(function, who: str, takes: str) -> None:
+    """A ``ValueError`` naming ``who`` when ``function`` cannot be called with the three
+    arguments of a setter, ``takes`` (``"(hand, rules, cut)"``): said once, up front,
+    rather than a ``TypeError`` a hand.  A function whose signature Python cannot tell
+    (some built-ins) is let through."""
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return
+    try:
+        signature.bind(None, None, None)
+    except TypeError:
+        raise ValueError(f"{who} must take {takes}, but its signature is "
+                         f"{signature}") from None
 
 
 def cli_words(message: str, options: Mapping[str, str]) -> str:

@@ -22,7 +22,7 @@ from typing import Callable, NamedTuple, Optional, Sequence
 
 import numpy as np
 
-from ._checks import check_int, is_int
+from ._checks import check_int, check_signature, function_name, is_int
 from .autowin import auto_code, automatic_win_kind
 from .cards import CardsLike, card_name, deck_codes, format_cards, parse_codes, to_codes
 from .policy import POLICY_NAMES, builtin_policy, set_hand, set_hands
@@ -204,7 +204,7 @@ def check_sampling(rs: RuleSet, n_seats: int, samples, seed, opponents=None, pol
                              f"not {policy!r}")
         given = policy
         name = function_name(given)
-        check_signature(given, f"policy {name}", "(hand, rules, cut)", rs)
+        check_signature(given, f"policy {name}", "(hand, rules, cut)")
 
         def policy(hand, rules, cut):
             try:
@@ -219,27 +219,6 @@ def check_sampling(rs: RuleSet, n_seats: int, samples, seed, opponents=None, pol
                                  f"{str(e).removeprefix('seat 0: ')}") from None
             return rows
     return samples, seed, opponents, policy
-
-
-def function_name(function) -> str:
-    """How an error names a caller's function: its qualified name (``<lambda>`` too)."""
-    return getattr(function, "__qualname__", None) or repr(function)
-
-
-def check_signature(function, who: str, takes: str, rules: RuleSet) -> None:
-    """A ``ValueError`` naming ``who`` when ``function`` cannot be called as a setter,
-    ``(cards, rules, cut)``: said once, up front, rather than a ``TypeError`` per hand.
-    Functions whose signature Python cannot tell (some built-ins) are let through."""
-    import inspect
-    try:
-        signature = inspect.signature(function)
-    except (TypeError, ValueError):
-        return
-    try:
-        signature.bind("", rules, None)
-    except TypeError:
-        raise ValueError(f"{who} must take {takes}, but its signature is "
-                         f"{signature}") from None
 
 
 # --- the opponents' settings ----------------------------------------------------------------
