@@ -9,6 +9,7 @@ The rules it implements are in docs/rules.md.  Public API (see README.md for a t
 * settlement: :func:`settle`, :func:`automatic_win`
 * the solver: :func:`solve` (a :class:`Solution`), :func:`sample_opponents`,
   :func:`holdout_seed` (the seed of its held-out deals)
+* grading a player's own setting: :func:`review` (a :class:`Review`)
 * many hands: :func:`solve_many` (in parallel; :mod:`solver.batch`)
 * the opponent model: :func:`quick_set` (its setting of one hand), :class:`TableModel`
 * matches between setters: :mod:`solver.arena` (``python -m solver.arena``)
@@ -20,6 +21,7 @@ from .batch import solve_many
 from .cards import format_cards, parse_cards
 from .model import TableModel
 from .quickset import quick_set
+from .review import Review, review
 from .rows import RowValue, evaluate_rows, is_legal, row_value
 from .rules import CATEGORIES, RULE_SET_NAMES, RuleSet, rule_set
 from .settle import PairResult, Settlement, settle
@@ -33,6 +35,7 @@ __all__ = [
     "CATEGORIES",
     "PairResult",
     "RULE_SET_NAMES",
+    "Review",
     "RowValue",
     "RuleSet",
     "Settlement",
@@ -45,6 +48,7 @@ __all__ = [
     "is_legal",
     "parse_cards",
     "quick_set",
+    "review",
     "row_value",
     "rule_set",
     "sample_opponents",

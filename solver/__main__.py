@@ -12,6 +12,10 @@
     python -m solver settle SEAT ... [--rules joker] [--cut 4c] [--declare SEAT[,SEAT]]
                      [--json]
     python -m solver deal [--rules joker] [--cut 4c] [--seed 0] [--players N] [--json]
+    python -m solver review CARDS ... --setting 'FRONT / MIDDLE / BACK' [--rules joker]
+                     [--cut 4c] [--players N] [--samples 1000] [--seed 0] [--json]
+    python -m solver serve [--host 127.0.0.1] [--port 8000] [--max-samples 4000]
+                     [--timeout 60]
 
 ``solve`` is the default when the first argument is not a command; with no arguments it
 solves a sample ``joker`` hand.  Bad input prints one line on stderr, in the command
@@ -154,6 +158,41 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--seed", type=int, default=0, help="seed of the deal")
     d.add_argument("--players", type=int, default=None,
                    help="seats (default: the rule set's largest, 4)")
+
+    r = sub.add_parser("review", formatter_class=_Formatter, help="grade your own setting",
+                       description="Your own setting of a hand against the best one, on the "
+                                   "same sampled deals: both EVs, the paired difference, the "
+                                   "rank among the settings worth considering, and why.",
+                       epilog=f"example: {prog} review 'As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c "
+                              "2d' --rules classic --setting 'As Kd 9c / 3d 3c Qh 5d 2d / "
+                              "9s 8c 7h 6h 5s'")
+    r.add_argument("cards", nargs="+", help="the hand, as separate words or one quoted string")
+    r.add_argument("--setting", required=True,
+                   help="your rows 'FRONT / MIDDLE / BACK' (quoted; '|' works too), or "
+                        "'declare' (classic: declare the hand's automatic win)")
+    rules_options(r)
+    r.add_argument("--players", type=int, default=None,
+                   help="seats at the table (default: the rule set's largest, 4)")
+    r.add_argument("--samples", type=int, default=1000,
+                   help="sampled deals both settings are scored on")
+    r.add_argument("--seed", type=int, default=0, help="seed of the sampled deals")
+    r.add_argument("--quiet", action="store_true", help="no compile notice")
+
+    v = sub.add_parser("serve", formatter_class=_Formatter, help="the study page (a local web "
+                       "page)", description="Serve the study page: set a hand by clicking, "
+                       "solve it, grade your own setting. Needs the web extra: "
+                       "python3 -m pip install -e '.[web]'. Ctrl+C stops it.")
+    v.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on; anything but 127.0.0.1 lets other machines "
+                        "run solves on this one (no authentication)")
+    v.add_argument("--port", type=int, default=8000, help="port (0: a free one)")
+    v.add_argument("--max-samples", type=int, default=4000,
+                   help="the most samples a request may ask for")
+    v.add_argument("--timeout", type=float, default=60.0,
+                   help="seconds a request may take before it is answered with an error "
+                        "(compiling the kernels, on a first request, does not count)")
+    v.add_argument("--max-body", type=int, default=65536,
+                   help="the largest request body accepted, in bytes")
     return parser
 
 
@@ -207,8 +246,8 @@ def main(argv=None) -> int:
     except SystemExit as e:                       # --help, --version, a usage error
         return e.code if isinstance(e.code, int) else 2
     try:
-        return {"solve": _solve, "eval": _eval, "settle": _settle, "deal": _deal}[
-            args.command](args)
+        return {"solve": _solve, "eval": _eval, "settle": _settle, "deal": _deal,
+                "review": _review, "serve": _serve}[args.command](args)
     except (ValueError, OSError) as err:
         message = cli_words(" ".join(str(err).split()), _options(parser, args.command))
         print(f"{parser.prog}: error: {message}", file=sys.stderr)
@@ -285,8 +324,8 @@ def _solve_batch(args, rs, options) -> int:
     hands = [h for h, _, _ in entries]
     cuts = [c for _, c, _ in entries]
     if not args.quiet:
-        from .solve import _notice_compiling
-        _notice_compiling()
+        from .solve import _kernels
+        _jit.compile_notice(_kernels())
     start = time.perf_counter()
     # The notice is given once, here; worker processes inherit SOLVER_QUIET=1.
     try:
@@ -359,6 +398,30 @@ def _deal(args) -> int:
     else:
         print(deal_text(rs.name, hands, cut, seed, _prog()))
     return 0
+
+
+# --- review, serve -----------------------------------------------------------------------------
+def _review(args) -> int:
+    cards = " ".join(args.cards)
+    with _jit.quiet(args.quiet):
+        result = solver.review(cards, args.setting, args.rules, args.cut, players=args.players,
+                               samples=args.samples, seed=args.seed)
+    if args.json:
+        _print_json(result.to_dict())
+        return 0
+    print(f"hand: {sort_row(solver.format_cards(cards), group=False)}")
+    print(result)
+    return 0
+
+
+def _serve(args) -> int:
+    try:
+        from .web import serve
+    except ImportError as e:
+        raise ValueError(f"the study page needs the web extra ({e.name} is missing): "
+                         f"python3 -m pip install -e '.[web]'") from None
+    return serve(host=args.host, port=args.port, max_samples=args.max_samples,
+                 timeout=args.timeout, max_body=args.max_body)
 
 
 if __name__ == "__main__":

@@ -5,12 +5,14 @@ notice printed while kernels compile for the first time.
 run kernels from threads.  Setting ``NUMBA_DISABLE_JIT=1`` runs every kernel as plain
 Python (slow, but it lets coverage and debuggers see inside them).
 
-The first solve on a machine compiles the kernels (about half a minute) and Numba keeps
-them in its on-disk cache (``*.nbi`` index and ``*.nbc`` data files in the package's
-``__pycache__``); later processes load them in about a second.  :func:`compile_notice`
-says so on stderr, once a process, when the kernels about to run are neither compiled in
-this process nor in a fresh on-disk cache.  ``SOLVER_QUIET=1`` in the environment (or
-:func:`quiet`) turns the notice off.
+The first solve on a machine compiles the kernels (seconds of Numba's work) and Numba
+keeps them in its on-disk cache (``*.nbi`` index and ``*.nbc`` data files in the
+package's ``__pycache__``); later processes load them in well under a second.
+:func:`compile_progress`, around a solve, says so on stderr when the kernels about to
+run are neither compiled in this process nor in a fresh on-disk cache, and every few
+seconds how long it has taken so far; :func:`compile_notice` is its one-line form, for a
+batch whose worker processes compile.  ``SOLVER_QUIET=1`` in the environment (or
+:func:`quiet`) turns the notices off.
 """
 from __future__ import annotations
 
@@ -19,12 +21,16 @@ import contextlib
 import os
 import sys
 import threading
-from typing import Iterable, Iterator
+import time
+from typing import Iterable, Iterator, Optional
 
 import numba
 
 QUIET_ENV = "SOLVER_QUIET"
-COMPILE_NOTICE = "compiling the solver's kernels (first run only, about 15 s on two cores)..."
+# The one-line notice of a batch, whose worker processes compile (compile_progress is
+# for a compile in this process).
+COMPILE_NOTICE = ("compiling the solver's kernels in the worker processes (first run only; "
+                  "cached on disk afterwards)...")
 
 _noticed = False          # the notice has been printed in this process
 
@@ -69,13 +75,77 @@ def notices_enabled() -> bool:
 def compile_notice(kernels: Iterable, message: str = COMPILE_NOTICE, *, file=None) -> bool:
     """Print ``message`` on stderr (or ``file``) if any of ``kernels`` is about to be
     compiled, at most once a process and never with ``SOLVER_QUIET=1``; whether it
-    printed."""
+    printed.  Whether printed or not, cold kernels start :func:`compiling_since`'s clock."""
     global _noticed
-    if _noticed or not notices_enabled() or not cold_kernels(kernels):
+    cold = [k for k in kernels if not _is_warm(k)]
+    if cold:
+        _start_compiling(cold)
+    if _noticed or not notices_enabled() or not cold:
         return False
     _noticed = True
     print(message, file=file if file is not None else sys.stderr, flush=True)
     return True
+
+
+# The kernels compile_notice last found cold, and since when (time.monotonic()).
+_compiling_kernels: list = []
+_compiling_started: Optional[float] = None
+
+
+def _start_compiling(cold: list) -> None:
+    global _compiling_kernels, _compiling_started
+    known = {id(k) for k in _compiling_kernels}
+    if compiling_since() is None or any(id(k) not in known for k in cold):
+        _compiling_started = time.monotonic()        # kernels not seen before: a new start
+    _compiling_kernels = list({id(k): k for k in _compiling_kernels + cold}.values())
+
+
+def compiling_since() -> Optional[float]:
+    """``time.monotonic()`` when a solve in this process last found kernels it had to
+    compile, while any of them is still not compiled; None otherwise.  (The study page
+    tells its user, while a first request compiles, how long it has taken so far.  A
+    kernel found cold but never called stays cold: a caller that knows when no solve was
+    running can tell such a stale start from a real one.)"""
+    global _compiling_kernels, _compiling_started
+    if _compiling_started is not None and all(_is_warm(k) for k in _compiling_kernels):
+        _compiling_kernels, _compiling_started = [], None
+    return _compiling_started
+
+
+@contextlib.contextmanager
+def compile_progress(kernels: Iterable, what: str, *, every: float = 5.0, file=None,
+                     done: str = "compiled in {seconds:.1f} s") -> Iterator[bool]:
+    """Around a block that compiles ``kernels`` (say, by calling them once): if any is
+    cold and notices are on, say on stderr (or ``file``) that ``what`` is compiling,
+    then every ``every`` seconds how long it has taken so far (from a background
+    thread, since a compile gives no progress of its own), and at the end ``done``
+    (with the block's ``seconds``).  Yields whether it speaks; it never does with
+    ``SOLVER_QUIET=1``.  Cold kernels start :func:`compiling_since`'s clock either way."""
+    cold = [k for k in kernels if not _is_warm(k)]
+    if cold:
+        _start_compiling(cold)
+    if not notices_enabled() or not cold:
+        yield False
+        return
+    stream = file if file is not None else sys.stderr
+    start = time.perf_counter()
+    print(f"compiling {what} with Numba (first run only; cached on disk afterwards)...",
+          file=stream, flush=True)
+    finished = threading.Event()
+
+    def tell_elapsed():
+        while not finished.wait(every):
+            print(f"  still compiling: {time.perf_counter() - start:.0f} s so far", file=stream,
+                  flush=True)
+
+    ticker = threading.Thread(target=tell_elapsed, name="compile-progress", daemon=True)
+    ticker.start()
+    try:
+        yield True
+    finally:
+        finished.set()
+        ticker.join()
+        print(done.format(seconds=time.perf_counter() - start), file=stream, flush=True)
 
 
 @contextlib.contextmanager

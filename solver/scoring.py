@@ -279,31 +279,37 @@ def sample_flags(opp_fouled, opp_auto, s):
     return fouled, auto
 
 
-def score_candidates(cand_vals, our_auto, opp_vals, opp_fouled, opp_auto, params):
+def score_candidates(cand_vals, our_auto, opp_vals, opp_fouled, opp_auto, params, *,
+                     our_fouled=False):
     """scores[k, s]: units of arrangement k (or of declaring, when our_auto) in sample s.
 
-    The samples are shared out between threads (:func:`solver._jit.in_ranges`); each
-    range writes only its own columns, so the scores are the same whatever the number of
-    threads."""
+    ``our_fouled``: the solver's seat fouled (every arrangement k is scored as a foul;
+    :func:`solver.review` grades a fouled setting with it, where the rule set scores
+    fouls).  The samples are shared out between threads (:func:`solver._jit.in_ranges`);
+    each range writes only its own columns, so the scores are the same whatever the
+    number of threads."""
     K, S = cand_vals.shape[0], opp_vals.shape[0]
     out = np.empty((K, S), np.int32)
+    fouled_bit = 1 if our_fouled else 0
 
     def run(start, stop):
-        score_kernel(cand_vals, our_auto, opp_vals, opp_fouled, opp_auto, params, out,
-                     start, stop)
+        score_kernel(cand_vals, our_auto, fouled_bit, opp_vals, opp_fouled, opp_auto, params,
+                     out, start, stop)
     in_ranges(run, S, K * S * opp_vals.shape[1] / 1000)
     return out
 
 
 @njit
-def score_kernel(cand_vals, our_auto, opp_vals, opp_fouled, opp_auto, params, out, start,
-                 stop):
-    """:func:`score_candidates`' kernel, for the samples start..stop-1."""
+def score_kernel(cand_vals, our_auto, our_fouled, opp_vals, opp_fouled, opp_auto, params, out,
+                 start, stop):
+    """:func:`score_candidates`' kernel, for the samples start..stop-1 (``our_fouled``: 1
+    sets seat 0's foul bit)."""
     K, n_opp = cand_vals.shape[0], opp_vals.shape[1]
     n = n_opp + 1
     vals = np.empty((n, 3), np.int32)
     for s in range(start, stop):
         fouled, auto = sample_flags(opp_fouled, opp_auto, s)
+        fouled |= our_fouled
         auto |= our_auto
         for j in range(n_opp):
             for r in range(3):

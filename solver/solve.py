@@ -17,7 +17,7 @@ import numpy as np
 
 from . import _warmup
 from ._checks import check_int
-from ._jit import compile_notice
+from ._jit import compile_progress
 from .autowin import KIND_NAMES, auto_code, automatic_win_kind
 from .cards import CardsLike, card_name, format_cards
 from .display import sort_row
@@ -112,11 +112,12 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     :mod:`solver.search`.  The ``samples``, ``seed``, ``precision`` and ``effort`` alone
     decide the answer: ``holdout`` only changes the numbers reported for it.
 
-    A notice goes to stderr while the kernels compile the first time (see
-    :func:`solver._jit.compile_notice`; ``SOLVER_QUIET=1`` turns it off).
+    While the kernels compile the first time, stderr says so, and every few seconds how
+    long it has taken so far (:func:`solver._jit.compile_progress`; ``SOLVER_QUIET=1``
+    turns it off).
     """
     hand = prepare_hand(cards, rules, cut, players)
-    rs, tables, own, n_seats = hand.rules, hand.tables, hand.own, hand.seats
+    rs, n_seats = hand.rules, hand.seats
     if not front_bonus_is_monotone(rs):
         raise ValueError(f"{rs.name}: a stronger Front earns fewer units than a weaker one; "
                          f"the solver's pruning assumes it never does")
@@ -141,13 +142,22 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     holdout = _check_holdout(holdout, opponents, rs, n_seats)
     if adaptive or precision is not None:
         precision = _check_precision(precision, opponents)
+    builtin = None if opponents is not None else builtin_policy(policy, rs, n_seats, None)
+    # A first solve compiles its kernels: say so, and how long it has taken so far.
+    with compile_progress(_kernels(None if builtin is None else builtin[0]),
+                          "the solver's kernels"):
+        return _solved(hand, samples, seed, opponents, policy, top, holdout, precision,
+                       effort, adaptive, builtin)
+
+
+def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, effort, adaptive,
+            builtin) -> Solution:
+    """:func:`solve` on validated arguments."""
+    rs, tables, own, n_seats = hand.rules, hand.tables, hand.own, hand.seats
     params = rs.scoring_params()
     codes = np.array(own, np.int64)
-
-    builtin = None if opponents is not None else builtin_policy(policy, rs, n_seats, None)
-    _notice_compiling(None if builtin is None else builtin[0])
-    # A first solve compiles its kernels: the search and scoring ones in another process
-    # while this one compiles the opponents' (solver._warmup), by drawing the first deals.
+    # A first solve compiles the search and scoring kernels in another process while this
+    # one compiles the opponents' (solver._warmup), by drawing the first deals.
     warming = None if builtin is None else _warmup.start(set_hands_kernel(builtin[0]))
     if opponents is not None:
         opp = given_opponents(opponents, hand)
@@ -227,7 +237,7 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
         p_scooped=tuple(float(x) / S for x in scooped), p_home_run=home_runs / S,
         row_rates=row_rates, bonus_units=float(bonus) / S, alternatives=alternatives,
         candidates=len(masks), automatic_win=auto_name, declare=declare,
-        ev_declare=ev_declare, cut=_cut_text(rs, cut),
+        ev_declare=ev_declare, cut=_cut_text(rs, hand.cut),
         precision=precision if adaptive else None, effort=effort,
         capped=adaptive and S == samples and len(running) > 1, in_running=len(running),
         anchored=None if anchor is None else best == anchor,
@@ -316,10 +326,10 @@ def _cut_text(rs: RuleSet, cut) -> Optional[str]:
     return card_name(min(cut_taken(rs, cut))) if rs.cut_card else None
 
 
-def _notice_compiling(policy_kind: Optional[int] = POLICY_TABLE) -> bool:
-    """The compile notice (:func:`solver._jit.compile_notice`) for the kernels a solve
-    runs: with ``policy_kind`` not None, the opponents are set by that built-in policy."""
+def _kernels(policy_kind: Optional[int] = POLICY_TABLE) -> list:
+    """The kernels a solve runs (for the compile notices of :mod:`solver._jit`): with
+    ``policy_kind`` not None, the opponents are set by that built-in policy."""
     kernels = [nondominated_arrangements, score_kernel, describe]
     if policy_kind is not None:
         kernels.append(set_hands_kernel(policy_kind))
-    return compile_notice(kernels)
+    return kernels

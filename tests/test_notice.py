@@ -2,6 +2,7 @@
 they are compiled or cached on disk, once a process, and silenced by SOLVER_QUIET=1."""
 import io
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -35,10 +36,30 @@ def test_a_cold_kernel_gets_one_notice_a_process(notices):
     assert _jit.cold_kernels([kernel]) == []                    # compiled now
 
 
+def test_compiling_since_lasts_while_a_found_kernel_is_cold(notices, monkeypatch):
+    monkeypatch.setenv(_jit.QUIET_ENV, "1")                     # no notice, still the clock
+    monkeypatch.setattr(_jit, "_compiling_kernels", [])
+    monkeypatch.setattr(_jit, "_compiling_started", None)
+    kernel = numba.njit(lambda x: x * 2)
+    assert _jit.compiling_since() is None
+    _jit.compile_notice([kernel])
+    since = _jit.compiling_since()
+    assert since is not None and _jit.compiling_since() == since
+    assert kernel(2) == 4                                       # compiled now
+    assert _jit.compiling_since() is None
+    # A kernel found cold and never called stays cold; kernels found later start anew.
+    stale, fresh = numba.njit(lambda x: x - 1), numba.njit(lambda x: x + 3)
+    _jit.compile_notice([stale])
+    first = _jit.compiling_since()
+    _jit.compile_notice([fresh])
+    assert _jit.compiling_since() >= first
+    assert fresh(1) == 4 and _jit.compiling_since() is not None     # stale is still cold
+
+
 def test_warm_kernels_and_plain_python_get_none(notices):
     solver.solve(HAND, "classic", samples=5)                    # compiled in this process
-    from solver.solve import _notice_compiling
-    assert not _notice_compiling()
+    from solver.solve import _kernels
+    assert _jit.cold_kernels(_kernels()) == []
     assert _jit.cold_kernels([len, lambda x: x]) == []          # NUMBA_DISABLE_JIT=1
 
 
@@ -60,12 +81,27 @@ def test_quiet_sets_the_environment_for_the_block_only(monkeypatch):
         assert _jit.QUIET_ENV not in os.environ
 
 
-def test_solve_gives_the_notice_before_compiling(notices, monkeypatch, capsys):
-    # Make every kernel look cold (the real ones are warm here): solve says so once.
+def test_solve_says_it_compiles_and_how_long_it_took(notices, monkeypatch, capsys):
+    # Make every kernel look cold (the real ones are warm here): solve says what it does.
     monkeypatch.setattr(_jit, "_is_warm", lambda kernel: False)
     solver.solve(HAND, "classic", samples=5)
-    solver.solve(HAND, "classic", samples=5)
-    assert capsys.readouterr().err == _jit.COMPILE_NOTICE + "\n"
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == ("compiling the solver's kernels with Numba (first run only; cached "
+                        "on disk afterwards)...")
+    assert re.fullmatch(r"compiled in \d+\.\d s", lines[-1])
+
+
+def test_a_long_compile_says_how_long_it_has_taken_so_far(notices):
+    import time
+    out = io.StringIO()
+    with _jit.compile_progress([numba.njit(lambda x: x)], "the test's kernels", every=0.05,
+                               file=out) as speaking:
+        time.sleep(0.18)
+    lines = out.getvalue().splitlines()
+    assert speaking and lines[0].startswith("compiling the test's kernels with Numba")
+    assert len([line for line in lines if re.fullmatch(r"  still compiling: \d+ s so far",
+                                                       line)]) >= 2
+    assert lines[-1].startswith("compiled in ")
 
 
 def test_bad_input_gets_no_notice(notices, monkeypatch, capsys):

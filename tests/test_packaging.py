@@ -68,3 +68,14 @@ def test_the_console_script_is_the_command_line(pyproject):
     assert pyproject["project"]["scripts"] == {"chinese-poker-solver": "solver.__main__:main"}
     from solver.__main__ import main
     assert main(["--version"]) == 0
+
+
+def test_the_study_page_ships_with_the_package(pyproject):
+    # A non-editable install serves the page too: its files are package data (and in the
+    # sdist through MANIFEST.in); its server is an extra.
+    static = Path(solver.__file__).parent / "web" / "static"
+    assert all((static / name).is_file() for name in ("index.html", "app.js", "style.css"))
+    assert "web/static/*" in pyproject["tool"]["setuptools"]["package-data"]["solver"]
+    assert "recursive-include solver/web/static" in (ROOT / "MANIFEST.in").read_text()
+    web = pyproject["project"]["optional-dependencies"]["web"]
+    assert {dep.split(">")[0] for dep in web} == {"fastapi", "uvicorn"}

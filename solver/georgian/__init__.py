@@ -5,14 +5,16 @@ The rules it implements are in docs/georgian.md.
 Layers, each looking only down: ``cards`` (deck, notation, bitmasks) -> ``kernels``
 (Numba: trick rules, baseline policy, sampling, playouts) -> ``rules`` (scoring table
 and game schedules as data) -> ``engine`` (one deal, every action validated) ->
-``simulate`` (whole games, records) -> ``advisor`` (expected scores by sampling).
+``simulate`` (whole games, records) -> ``advisor`` (expected scores by sampling) ->
+``position`` (a position given as data) -> ``terminal`` and ``__main__`` (the command
+line, ``python3 -m solver.georgian``).
 
 >>> from solver.georgian import DealState
 >>> DealState(["Ah", "Kh", "7s", "Jk"], dealer=3, turned_card="9h").legal_actions()
 [0, 1]
 """
 
-from .advisor import Advice, AdvisorPolicy, advise_bid, advise_play
+from .advisor import Advice, AdvisorPolicy, advise_bid, advise_play, advise_trump
 from .cards import (
     DECK,
     NO_TRUMP,
@@ -23,6 +25,7 @@ from .cards import (
     parse_suit,
 )
 from .engine import DealState, Play, SeatView, TrickRecord
+from .position import Position
 from .rules import (
     STANDARD_SCORING,
     VARIANTS,
@@ -57,6 +60,7 @@ __all__ = [
     "NO_TRUMP",
     "Play",
     "Policy",
+    "Position",
     "RandomPolicy",
     "STANDARD_SCORING",
     "Scoring",
@@ -65,6 +69,7 @@ __all__ = [
     "VARIANTS",
     "advise_bid",
     "advise_play",
+    "advise_trump",
     "card_str",
     "cards_str",
     "deal_score",

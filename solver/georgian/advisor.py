@@ -1,4 +1,5 @@
-"""The advisor: the expected deal score of every legal bid or play, by sampling.
+"""The advisor: the expected deal score of every legal trump choice, bid or play, by
+sampling.
 
 For each sample, the cards the seat cannot see are dealt at random to the other seats
 (and, in deals of fewer than 9 cards, to the undealt pile) consistently with what has
@@ -6,11 +7,31 @@ been seen: the seat's own cards, the turned card, every card played, the voids t
 plays revealed and the rank caps left by high joker leads (``SeatView.rank_caps``).
 Then each choice is tried on that same sampled deal and the deal is played out by the
 fast baseline policy (``kernels.baseline_play``) for every seat; the seat's deal score
-is averaged over the samples. Bids and the trump choice the others made are not used
-as evidence (the sampler treats their hands as unconstrained by them).
+is averaged over the samples.
+
+**Bids as evidence** (``bid_evidence=True``, the default). The advisor models the
+other seats as baseline players, and a bid says something about the hand behind it: a
+seat that bid 4 of 9 holds strong cards. So each sample is weighted by the likelihood
+of the bids the other seats actually made, given the hands the sample dealt them, under
+that same model: ``kernels.bid_probability``, the baseline's bidding rule applied to
+its trick estimate plus a normal error. The baseline itself is deterministic (a hand
+gives one bid), so a literal likelihood would be 0 or 1 and would throw away every
+sample when a real opponent bids otherwise; the error softens it. Its standard
+deviation is not a tuned knob: ``BID_NOISE[n]`` is the standard deviation of (tricks
+taken - the baseline's estimate) in baseline self-play with n cards each (300 classic
+games, ``benchmarks/georgian_bid_noise.py``). A bidder that knew its hand better than
+the rule of thumb would bid closer to its true tricks, so it would stray from the
+estimate by about that much at most: the evidence is, if anything, understated. The
+weights come from the model only, never from game results. Expected scores are the
+weighted means and their standard errors the self-normalised importance-sampling ones
+(``kernels.weighted_summary``), so they grow when the weights are uneven. Weighting
+keeps every sample (nothing is rejected, so nothing can loop), and sampling stays
+seeded and reproducible. The trump choice the chooser made is not used as evidence.
 
 The estimate is the expected score *if everyone then plays the baseline*; pulka
-bonuses are not included.
+bonuses are not included. ``advise_trump`` goes one level further for the 9-card trump
+choice, where the chooser's own bids and play decide most of the deal: its playouts
+have the chooser bid and play as the advisor does.
 """
 
 from __future__ import annotations
@@ -21,7 +42,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import kernels as k
-from .cards import DECK, JOKER_IDS, NO_TRUMP, is_joker, mask_of, parse_card, parse_cards, parse_suit
+from .cards import (DECK, JOKER_IDS, NO_TRUMP, cards_str, is_joker, mask_of, parse_card, parse_cards,
+                    parse_suit, suit_str)
 from .engine import DealState, Play, SeatView
 from .rules import STANDARD_SCORING, Scoring, forbidden_dealer_bid
 from .simulate import BaselinePolicy
@@ -29,10 +51,10 @@ from .simulate import BaselinePolicy
 
 @dataclass(frozen=True)
 class Advice:
-    """One legal choice (a bid, or a ``Play``) with its estimated expected deal score
-    and the standard error of that estimate."""
+    """One legal choice (a trump as ``'s' 'h' 'd' 'c' 'none'``, a bid, or a ``Play``)
+    with its estimated expected deal score and the standard error of that estimate."""
 
-    choice: int | Play
+    choice: int | str | Play
     expected_score: float
     stderr: float
 
@@ -59,13 +81,31 @@ def _kernel_state(rng: np.random.Generator) -> np.ndarray:
     return rng.integers(1, 2**32, size=4, dtype=np.int64)
 
 
-def _summarise(choices: Sequence, scores: np.ndarray) -> tuple[Advice, ...]:
-    n = scores.shape[0]
-    means = scores.mean(axis=0)
-    errors = scores.std(axis=0, ddof=1) / np.sqrt(n) if n > 1 else np.full(len(choices), np.nan)
+def _summarise(choices: Sequence, scores: np.ndarray, log_weights: np.ndarray) -> tuple[Advice, ...]:
+    means, errors, _ = k.weighted_summary(scores, log_weights)
     advice = [Advice(c, float(m), float(e)) for c, m, e in zip(choices, means, errors, strict=True)]
     # Best first; ties keep the order of the legal choices (stable sort).
     return tuple(sorted(advice, key=lambda a: -a.expected_score))
+
+
+def _bid_noise(hand_size: int, bid_evidence: object) -> float:
+    """The error sd of the bid likelihood, or 0.0 (bids ignored) without evidence."""
+    if not isinstance(bid_evidence, (bool, np.bool_)):
+        raise ValueError(f"bid_evidence must be True or False, got {bid_evidence!r}")
+    return BID_NOISE[hand_size] if bid_evidence else 0.0
+
+
+def _played_by(view: SeatView) -> np.ndarray:
+    """Mask of the cards each seat has played in the deal so far (jokers by count)."""
+    played = np.zeros(4, np.int64)
+    plays = [(t.seat_of(i), p) for t in view.tricks for i, p in enumerate(t.plays)]
+    plays += [((view.leader + i) % 4, p) for i, p in enumerate(view.current_trick)]
+    for seat, play in plays:
+        card = play.card
+        if is_joker(card) and (int(played[seat]) >> card) & 1:
+            card = JOKER_IDS[1]
+        played[seat] |= 1 << card
+    return played
 
 
 def _sampling_inputs(seat: int, known_mask: int, counts: Sequence[int],
@@ -92,6 +132,7 @@ def advise_bid(
     samples: int = 200,
     rng: np.random.Generator | int,
     scoring: Scoring = STANDARD_SCORING,
+    bid_evidence: bool = True,
 ) -> tuple[Advice, ...]:
     """Expected deal score of each legal bid, best first.
 
@@ -100,7 +141,8 @@ def advise_bid(
     (so their number is the seat's place: 3 means the seat is the dealer, whose
     forbidden bid is left out). ``turned_card`` is the face-up card of a deal of fewer
     than 9 cards (it is then nobody's). The seats still to bid are assumed to bid as
-    the baseline does.
+    the baseline does; with ``bid_evidence`` the earlier bids weight the samples (see
+    the module's docstring).
 
     >>> best = advise_bid("Jk Ah Kh 7c", "h", [1, 0], turned_card="9h", samples=50, rng=1)[0]
     >>> best.choice
@@ -118,6 +160,7 @@ def advise_bid(
             raise ValueError(f"an earlier bid {b!r} is not a number of tricks 0..{n}")
     samples = _check_samples(samples)
     generator = _as_generator(rng)
+    noise = _bid_noise(n, bid_evidence)
     known = mask_of(cards)
     if turned_card is not None:
         if n == 9:
@@ -151,11 +194,11 @@ def advise_bid(
     forbidden = forbidden_dealer_bid(list(bids_before), n) if seat == dealer else None
     options = np.array([b for b in range(n + 1) if b != forbidden], np.int64)
     unseen, capacity, caps = _sampling_inputs(seat, known, [n] * 4, [[8] * 4] * 4)
-    scores, ok = k.evaluate_bids(deal, seat, options, samples, unseen, capacity, caps,
-                                 scoring.as_array(), _kernel_state(generator))
+    scores, log_weights, ok = k.evaluate_bids(deal, seat, options, samples, unseen, capacity, caps, noise,
+                                              scoring.as_array(), _kernel_state(generator))
     if not ok:  # pragma: no cover - an unconstrained deal always exists
         raise ValueError("no deal of the unseen cards fits what was seen")
-    return _summarise([int(b) for b in options], scores)
+    return _summarise([int(b) for b in options], scores, log_weights)
 
 
 def advise_play(
@@ -163,11 +206,14 @@ def advise_play(
     *,
     samples: int = 100,
     rng: np.random.Generator | int,
+    bid_evidence: bool = True,
 ) -> tuple[Advice, ...]:
     """Expected deal score of each legal play of the seat to move, best first.
 
     ``state`` is that seat's ``SeatView`` or a ``DealState`` (of which only the view of
-    the seat to move is used, so hidden cards never leak into the advice).
+    the seat to move is used, so hidden cards never leak into the advice). With
+    ``bid_evidence`` the other seats' bids weight the samples (see the module's
+    docstring).
     """
     if isinstance(state, DealState):
         if state.phase != "play":
@@ -181,6 +227,7 @@ def advise_play(
         raise ValueError(f"seat {view.seat} is not the one to play (phase {view.phase!r}, to move {view.to_move})")
     samples = _check_samples(samples)
     generator = _as_generator(rng)
+    noise = _bid_noise(view.hand_size, bid_evidence)
     known = mask_of(view.hand) | mask_of(view.played)
     if view.turned_card is not None:
         known |= 1 << view.turned_card
@@ -188,36 +235,142 @@ def advise_play(
     choices = list(view.legal)
     options = np.array([p.code for p in choices], np.int64)
     deal = np.array(view.vector, np.int64)
-    scores, ok = k.evaluate_plays(deal, view.seat, options, samples, unseen, capacity, caps,
-                                  view.scoring.as_array(), _kernel_state(generator))
+    scores, log_weights, ok = k.evaluate_plays(deal, view.seat, options, samples, unseen, capacity, caps,
+                                               _played_by(view), noise, view.scoring.as_array(),
+                                               _kernel_state(generator))
     if not ok:
         raise ValueError("no deal of the unseen cards fits what was seen (inconsistent view)")
-    return _summarise(choices, scores)
+    return _summarise(choices, scores, log_weights)
+
+
+def advise_trump(
+    first_three: str | Iterable[str | int],
+    dealer: int,
+    *,
+    samples: int = 40,
+    playout_samples: int = 20,
+    rng: np.random.Generator | int,
+    scoring: Scoring = STANDARD_SCORING,
+    bid_evidence: bool = True,
+) -> tuple[Advice, ...]:
+    """Expected deal score of each trump choice of a 9-card deal, best first.
+
+    The chooser, the seat to the dealer's left, has seen only ``first_three`` cards.
+    Each of ``samples`` samples deals the other 33 cards at random (the chooser's six
+    more and the others' nine); then for each choice (``'s' 'h' 'd' 'c'`` or
+    ``'none'``), on that same deal, the chooser bids and plays as the advisor does
+    (each of its decisions estimated from ``playout_samples`` samples of what it cannot
+    see, with ``bid_evidence`` as in ``advise_play``) and the other seats bid and play
+    as the baseline. The chooser's deal score is averaged over the samples. ``dealer``
+    only names the seats: the advice does not depend on it.
+
+    >>> advice = advise_trump("As Ks Qs", 0, samples=8, playout_samples=8, rng=1)
+    >>> sorted(a.choice for a in advice), advice[0].choice
+    (['c', 'd', 'h', 'none', 's'], 's')
+    """
+    cards = parse_cards(first_three)
+    if len(cards) != 3:
+        raise ValueError(f"the trump chooser has seen three cards, got {len(cards)}: {cards_str(cards)!r}")
+    if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer <= 3:
+        raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
+    samples = _check_samples(samples)
+    playout_samples = _check_samples(playout_samples)
+    if not isinstance(scoring, Scoring):
+        raise ValueError(f"scoring must be a Scoring, got {scoring!r}")
+    generator = _as_generator(rng)
+    noise = _bid_noise(9, bid_evidence)
+    # Canonical seats, as in advise_bid: the dealer is seat 3, so the chooser is seat 0.
+    dealer, chooser = 3, 0
+    deal = np.zeros(k.DEAL_VECTOR_SIZE, np.int64)
+    deal[k.HAND + chooser] = mask_of(cards)
+    deal[k.BID:k.BID + 4] = -1
+    deal[k.TRUMP] = -1
+    deal[k.HAND_SIZE] = 9
+    deal[k.DEALER] = dealer
+    deal[k.LEADER] = chooser
+    deal[k.LEAD_JOKER] = k.NOT_JOKER
+    scores = k.evaluate_trumps(deal, chooser, samples, playout_samples, noise, scoring.as_array(),
+                               _kernel_state(generator))
+    return _summarise([suit_str(t) for t in range(NO_TRUMP + 1)], scores, np.zeros(samples))
 
 
 class AdvisorPolicy:
-    """A player that bids and plays the advisor's best choice (and chooses trump in
-    9-card deals like the baseline). ``bid_samples``/``play_samples`` set the effort."""
+    """A player that chooses trump, bids and plays the advisor's best choice.
+
+    ``bid_samples``/``play_samples`` set the effort of each bid and play;
+    ``trump_samples`` and ``trump_playout_samples`` those of ``advise_trump`` (its
+    samples, and the samples of each decision inside its playouts). With
+    ``trump_by_expected_score=False`` it chooses trump as the baseline does; with
+    ``bid_evidence=False`` it ignores what the other seats' bids say about their hands.
+    """
 
     name = "advisor"
 
-    def __init__(self, bid_samples: int = 200, play_samples: int = 100) -> None:
+    def __init__(self, bid_samples: int = 200, play_samples: int = 100, trump_samples: int = 40,
+                 trump_playout_samples: int = 20, *, trump_by_expected_score: bool = True,
+                 bid_evidence: bool = True) -> None:
         self.bid_samples = _check_samples(bid_samples)
         self.play_samples = _check_samples(play_samples)
+        self.trump_samples = _check_samples(trump_samples)
+        self.trump_playout_samples = _check_samples(trump_playout_samples)
+        for label, flag in (("trump_by_expected_score", trump_by_expected_score), ("bid_evidence", bid_evidence)):
+            if not isinstance(flag, (bool, np.bool_)):
+                raise ValueError(f"{label} must be True or False, got {flag!r}")
+        self.trump_by_expected_score = bool(trump_by_expected_score)
+        self.bid_evidence = bool(bid_evidence)
         self._baseline = BaselinePolicy()
 
+    @classmethod
+    def with_effort(cls, samples: int, **flags: bool) -> AdvisorPolicy:
+        """The advisor at one level of effort: ``samples`` for each bid and play, and for
+        the trump choice ``samples // 5`` sampled deals, each played out with
+        ``samples // 10`` samples per decision (200 gives the defaults: 200, 200, 40, 20).
+        ``flags`` are ``trump_by_expected_score`` and ``bid_evidence``."""
+        samples = _check_samples(samples)
+        return cls(samples, samples, max(1, samples // 5), max(1, samples // 10), **flags)
+
+    def advise(self, view: SeatView, rng: np.random.Generator) -> tuple[Advice, ...]:
+        """Every legal choice of ``view``'s seat, which must be the one to move, with its
+        expected deal score, best first: ``advise_trump``, ``advise_bid`` or
+        ``advise_play`` at this policy's effort. Its decisions are the first of these
+        (the trump, as ``choose_trump``, only when ``trump_by_expected_score``)."""
+        if view.to_move != view.seat:
+            raise ValueError(f"seat {view.seat} is not the one to move (seat {view.to_move} is)")
+        if view.phase == "trump":
+            # One draw, as choose_trump makes in either setting (see there).
+            return advise_trump(view.hand, view.dealer, samples=self.trump_samples,
+                                playout_samples=self.trump_playout_samples, rng=int(rng.integers(2**63)),
+                                scoring=view.scoring, bid_evidence=self.bid_evidence)
+        if view.phase == "bid":
+            return advise_bid(view.hand, view.trump, view.bids_before(), turned_card=view.turned_card,
+                              samples=self.bid_samples, rng=rng, scoring=view.scoring,
+                              bid_evidence=self.bid_evidence)
+        return advise_play(view, samples=self.play_samples, rng=rng, bid_evidence=self.bid_evidence)
+
     def choose_trump(self, view: SeatView, rng: np.random.Generator) -> int:
-        """As the baseline: a suit held twice among the first three cards, else none."""
-        return self._baseline.choose_trump(view, rng)
+        """The trump with the highest expected deal score (``advise_trump``), or the
+        baseline's choice when ``trump_by_expected_score`` is off."""
+        if not self.trump_by_expected_score:
+            # The same one draw as advise makes, so that both settings leave the same
+            # random numbers for the bids and plays that follow (paired comparisons of
+            # the two stay paired).
+            rng.integers(2**63)
+            return self._baseline.choose_trump(view, rng)
+        return parse_suit(self.advise(view, rng)[0].choice, allow_no_trump=True)
 
     def bid(self, view: SeatView, rng: np.random.Generator) -> int:
         """The bid with the highest expected deal score."""
-        advice = advise_bid(view.hand, view.trump, view.bids_before(), turned_card=view.turned_card,
-                            samples=self.bid_samples, rng=rng, scoring=view.scoring)
-        return int(advice[0].choice)
+        return int(self.advise(view, rng)[0].choice)
 
     def play(self, view: SeatView, rng: np.random.Generator) -> Play:
         """The play with the highest expected deal score (no sampling when forced)."""
         if len(view.legal) == 1:
             return view.legal[0]
-        return advise_play(view, samples=self.play_samples, rng=rng)[0].choice
+        return self.advise(view, rng)[0].choice
+
+
+BID_NOISE = (0.0, 0.40, 0.60, 0.70, 0.80, 0.83, 0.94, 0.92, 0.97, 1.08)
+"""``BID_NOISE[n]``: the error sd (in tricks) of the bid likelihood in a deal of n cards
+each; the standard deviation of (tricks taken - ``kernels.estimate_tricks``) over the
+seats of 300 baseline self-play ``classic`` games (``benchmarks/georgian_bid_noise.py``
+prints it; 2400 seat-deals per size, 9600 for 9 cards)."""

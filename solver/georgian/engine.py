@@ -440,7 +440,8 @@ class DealState:
         lead_suit = int(self._vec[k.LEAD_SUIT])
         lead_joker = int(self._vec[k.LEAD_JOKER])
         if count > 0 and not is_joker(play.card):
-            self._record_inference(seat, play.card, lead_suit, lead_joker)
+            # What the card reveals about the rest of the hand (voids, caps): public.
+            k.record_inference(self.rank_caps, seat, play.card, lead_suit, lead_joker, self.trump)
         leader = self.leader
         self.current.append(play)
         winner = int(k.apply_play(self._vec, seat, play.code))
@@ -460,17 +461,6 @@ class DealState:
         buf = np.zeros(k.MAX_PLAYS, np.int64)
         n = k.legal_plays(self._vec, seat, buf)
         return [int(c) for c in buf[:n]]
-
-    def _record_inference(self, seat: int, card: int, lead_suit: int, lead_joker: int) -> None:
-        """What a plain card on a follow reveals about the rest of the seat's hand."""
-        suit = card // 9
-        if suit != lead_suit:
-            self.rank_caps[seat, lead_suit] = -1  # did not follow: void in the suit led
-            if self.trump != NO_TRUMP and suit != self.trump:
-                self.rank_caps[seat, self.trump] = -1  # did not trump either: no trumps
-        elif lead_joker == k.HIGH:
-            # Had to play its highest card of the named suit: nothing higher is left.
-            self.rank_caps[seat, suit] = min(self.rank_caps[seat, suit], card % 9 - 1)
 
     def _check_play(self, seat: int, play: Play) -> None:
         """Raise ValueError saying why ``play`` is illegal for ``seat`` now."""

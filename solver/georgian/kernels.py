@@ -1,10 +1,12 @@
 """Numba kernels of Georgian Joker: legal plays, trick winners, the baseline policy,
-consistent sampling of unseen cards, and playouts.
+what plays reveal, the likelihood of a bid, consistent sampling of unseen cards,
+playouts, and the advisor's own decisions inside playouts (for the trump choice).
 
 Kernels assume clean input; the validating public API is in ``engine``, ``rules`` and
 ``advisor``. Every kernel takes its data as arguments (no array globals, since Numba
-freezes globals into compiled code) and works on ``int64`` values only, so the same
-code runs compiled and under ``NUMBA_DISABLE_JIT=1``.
+freezes globals into compiled code) and works on ``int64`` values (scores, weights and
+probabilities on ``float64``), so the same code runs compiled and under
+``NUMBA_DISABLE_JIT=1``. All are compiled by ``solver._jit.njit`` (cached on disk).
 
 Cards are ids and card sets are bitmasks, as documented in ``cards``. One deal in
 progress is an ``int64`` *deal vector*; the offsets below name its fields.
@@ -22,8 +24,11 @@ Random numbers come from an explicit xorshift128 state (four 32-bit words in an
 
 from __future__ import annotations
 
-import numba
+import math
+
 import numpy as np
+
+from .._jit import njit
 
 # --- cards (see cards.py) ----------------------------------------------------------
 JOKER_A = 36
@@ -73,7 +78,7 @@ SCORING_SIZE = 8
 
 
 # ===================================================================== small helpers
-@numba.njit(cache=True)
+@njit
 def suit_bits(suit):
     """Bitmask of every id of one suit (0..3); no-trump has no cards."""
     if suit < 0 or suit >= NO_TRUMP:
@@ -81,7 +86,7 @@ def suit_bits(suit):
     return ONE_SUIT_BITS << (9 * suit)
 
 
-@numba.njit(cache=True)
+@njit
 def popcount(mask):
     """Number of set bits of a non-negative int64."""
     n = 0
@@ -91,7 +96,7 @@ def popcount(mask):
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def highest_card(mask):
     """Highest plain id in ``mask`` (the highest rank when ``mask`` is one suit), or -1."""
     for c in range(35, -1, -1):
@@ -100,13 +105,13 @@ def highest_card(mask):
     return -1
 
 
-@numba.njit(cache=True)
+@njit
 def joker_code(mode, named):
     """Play code of a joker played ``mode`` (LOW/HIGH) naming ``named`` (or NO_SUIT)."""
     return JOKER_CODE + 5 * mode + named
 
 
-@numba.njit(cache=True)
+@njit
 def strength(card, trump):
     """Order of plain cards for choosing among them: any trump above any other card."""
     if trump != NO_TRUMP and card // 9 == trump:
@@ -115,7 +120,7 @@ def strength(card, trump):
 
 
 # ============================================================================ random
-@numba.njit(cache=True)
+@njit
 def next_u32(state):
     """Marsaglia's xorshift128: the next 32-bit value of ``state`` (int64[4])."""
     t = state[0]
@@ -131,14 +136,14 @@ def next_u32(state):
     return w
 
 
-@numba.njit(cache=True)
+@njit
 def rand_below(state, n):
     """Uniform integer in ``0..n-1`` (n <= 2**31) from ``state``."""
     return (next_u32(state) * n) >> 32
 
 
 # ============================================================================ scoring
-@numba.njit(cache=True)
+@njit
 def deal_score(bid, taken, hand_size, scoring):
     """Score of one seat for one deal; ``scoring`` is the array of rules.Scoring."""
     if bid == taken:
@@ -155,7 +160,7 @@ def deal_score(bid, taken, hand_size, scoring):
 
 
 # ====================================================================== trick rules
-@numba.njit(cache=True)
+@njit
 def trick_winner(cards, modes, count, lead_suit, lead_joker, trump):
     """Index (in play order) of the card that takes the first ``count`` cards of a trick.
 
@@ -196,7 +201,7 @@ def trick_winner(cards, modes, count, lead_suit, lead_joker, trump):
     return best
 
 
-@numba.njit(cache=True)
+@njit
 def legal_plays(deal, seat, out):
     """Write the legal play codes of ``seat`` into ``out``; return how many.
 
@@ -237,7 +242,7 @@ def legal_plays(deal, seat, out):
     return n
 
 
-@numba.njit(cache=True)
+@njit
 def apply_play(deal, seat, code):
     """Play ``code`` for ``seat`` (assumed legal). Return the trick's winner seat when
     this card completes a trick (and start the next trick), else -1."""
@@ -273,8 +278,24 @@ def apply_play(deal, seat, code):
     return winner
 
 
+@njit
+def record_inference(rank_caps, seat, card, lead_suit, lead_joker, trump):
+    """Update ``rank_caps`` (int64[4, 4], see ``engine.SeatView``) with what the plain
+    ``card`` that ``seat`` played on someone else's lead reveals about the rest of its
+    hand: not following shows a void in the suit led (and in trumps, when it did not
+    trump either); after a high joker lead it had to play its highest card of the
+    named suit, so nothing higher is left."""
+    suit = card // 9
+    if suit != lead_suit:
+        rank_caps[seat, lead_suit] = -1
+        if trump != NO_TRUMP and suit != trump:
+            rank_caps[seat, trump] = -1
+    elif lead_joker == HIGH:
+        rank_caps[seat, suit] = min(rank_caps[seat, suit], card % 9 - 1)
+
+
 # =================================================================== baseline policy
-@numba.njit(cache=True)
+@njit
 def estimate_tricks(hand, trump):
     """Rough number of tricks a hand takes: the baseline's bidding rule of thumb."""
     est = 0.0
@@ -307,7 +328,7 @@ def estimate_tricks(hand, trump):
     return est
 
 
-@numba.njit(cache=True)
+@njit
 def forbidden_bid(deal, seat):
     """The bid the dealer may not make (bids would sum to the tricks), or -1."""
     if seat != deal[DEALER]:
@@ -320,7 +341,7 @@ def forbidden_bid(deal, seat):
     return rest if rest >= 0 else -1
 
 
-@numba.njit(cache=True)
+@njit
 def baseline_bid(deal, seat):
     """Baseline bid: the rounded trick estimate, moved by one if the dealer may not make it."""
     n = deal[HAND_SIZE]
@@ -338,7 +359,79 @@ def baseline_bid(deal, seat):
     return bid
 
 
-@numba.njit(cache=True)
+@njit
+def normal_cdf(x):
+    """The standard normal distribution function."""
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+@njit
+def _rounded_probability(b, est, n, noise):
+    """P(the baseline's rounding of ``est + e`` gives ``b``), e ~ N(0, noise**2): the
+    noisy estimate falls in [b - 0.5, b + 0.5), open-ended at 0 and at ``n``."""
+    lo = 0.0 if b == 0 else normal_cdf((b - 0.5 - est) / noise)
+    hi = 1.0 if b == n else normal_cdf((b + 0.5 - est) / noise)
+    return hi - lo
+
+
+@njit
+def bid_probability(hand, bid, trump, n, forbidden, noise):
+    """Probability that a seat holding ``hand`` (all its cards as dealt, ``n`` of them)
+    bids ``bid`` if it bids like ``baseline_bid`` from a trick estimate that is off by a
+    normal error of sd ``noise`` (tricks): it bids the estimate rounded into 0..n, and a
+    dealer whose rounded bid is the ``forbidden`` one (-1: none) moves by one as
+    ``baseline_bid`` does (up from 0, down from n, else towards its estimate)."""
+    est = estimate_tricks(hand, trump)
+    if bid == forbidden:
+        return 0.0
+    p = _rounded_probability(bid, est, n, noise)
+    if forbidden >= 0:
+        f = forbidden
+        if f == 0 and bid == 1:
+            p += _rounded_probability(0, est, n, noise)
+        elif f == n and bid == n - 1:
+            p += _rounded_probability(n, est, n, noise)
+        elif 0 < f < n:
+            middle = normal_cdf((f - est) / noise)
+            if bid == f + 1:  # the estimate rounded to f but lay above it
+                p += normal_cdf((f + 0.5 - est) / noise) - middle
+            elif bid == f - 1:
+                p += middle - normal_cdf((f - 0.5 - est) / noise)
+    return p
+
+
+@njit
+def dealt_hand(hand, played):
+    """A seat's hand as dealt: what it holds now and what it has played. Jokers count
+    by number (a play does not say which of the two it was)."""
+    jokers = popcount(hand & JOKER_BITS) + popcount(played & JOKER_BITS)
+    cards = (hand | played) & ~JOKER_BITS
+    if jokers >= 1:
+        cards |= 1 << JOKER_A
+    if jokers >= 2:
+        cards |= 1 << JOKER_B
+    return cards
+
+
+@njit
+def bid_log_likelihood(deal, viewer, played_by, noise):
+    """Log-probability of the bids the seats other than ``viewer`` have made, given the
+    hands in ``deal`` (with ``played_by[p]``, the cards seat p has played, put back),
+    under ``bid_probability``. 0 when ``noise`` <= 0 (bids ignored)."""
+    if noise <= 0.0:
+        return 0.0
+    total = 0.0
+    for p in range(4):
+        bid = deal[BID + p]
+        if p == viewer or bid < 0:
+            continue
+        hand = dealt_hand(deal[HAND + p], played_by[p])
+        prob = bid_probability(hand, bid, deal[TRUMP], deal[HAND_SIZE], forbidden_bid(deal, p), noise)
+        total += math.log(max(prob, 1e-300))
+    return total
+
+
+@njit
 def baseline_trump(first_three):
     """Baseline trump choice from the chooser's first three cards: a suit held twice or
     more (the longer, then the higher ranks), else no trump."""
@@ -359,7 +452,7 @@ def baseline_trump(first_three):
     return best
 
 
-@numba.njit(cache=True)
+@njit
 def is_master(card, known):
     """True if every card of the suit that ranks above ``card`` is in ``known``."""
     s = card // 9
@@ -369,7 +462,7 @@ def is_master(card, known):
     return True
 
 
-@numba.njit(cache=True)
+@njit
 def _lowest_plain(codes, n, trump, prefer_plain_suits):
     """Weakest plain card among the first n codes (non-trumps first if asked), or -1."""
     best = -1
@@ -387,7 +480,7 @@ def _lowest_plain(codes, n, trump, prefer_plain_suits):
     return best
 
 
-@numba.njit(cache=True)
+@njit
 def _suit_to_name(deal, seat, hand, want_others_to_win):
     """Suit a leading joker names. To win: the trump (draws the top trumps), else our
     longest suit (promotes it). To lose: the suit with the most unseen cards."""
@@ -408,7 +501,7 @@ def _suit_to_name(deal, seat, hand, want_others_to_win):
     return best
 
 
-@numba.njit(cache=True)
+@njit
 def baseline_play(deal, seat, buf):
     """The rule-based baseline: try to take exactly the bid.
 
@@ -500,7 +593,7 @@ def baseline_play(deal, seat, buf):
     return win_high if last else win_low
 
 
-@numba.njit(cache=True)
+@njit
 def play_out(deal, buf):
     """Finish the deal with every seat playing the baseline policy."""
     while deal[TRICKS_DONE] < deal[HAND_SIZE]:
@@ -509,7 +602,7 @@ def play_out(deal, buf):
 
 
 # ==================================================================== card sampling
-@numba.njit(cache=True)
+@njit
 def _hall_ok(per_mask, capacity):
     """Hall's condition: for every set T of holders, the cards that only T can hold
     fit in T's remaining capacity. Then the remaining cards can all be placed."""
@@ -527,7 +620,7 @@ def _hall_ok(per_mask, capacity):
     return per_mask[0] == 0  # a card nobody may hold can never be placed
 
 
-@numba.njit(cache=True)
+@njit
 def sample_hidden(unseen, capacity, rank_caps, state, out):
     """Deal the ``unseen`` card ids to five holders (seats 0..3 and the undealt pile, 4)
     at random, so that holder h gets ``capacity[h]`` cards and only plain cards of rank
@@ -587,48 +680,57 @@ def sample_hidden(unseen, capacity, rank_caps, state, out):
 
 
 # ======================================================================== evaluation
-@numba.njit(cache=True)
-def evaluate_plays(deal, seat, options, n_samples, unseen, capacity, rank_caps, scoring, state):
+@njit
+def evaluate_plays(deal, seat, options, n_samples, unseen, capacity, rank_caps, played_by, noise, scoring,
+                   state):
     """Deal score of ``seat`` for each play option, per sample: the unseen cards are
     dealt consistently with what was seen, the option is played, and every seat then
     plays the baseline to the end. The same sampled deal serves every option (common
-    random numbers). Return (scores[n_samples, n_options], ok)."""
+    random numbers). Each sample's log-weight is the log-likelihood of the others' bids
+    given its hands (``bid_log_likelihood``). Return (scores[n_samples, n_options],
+    log_weights[n_samples], ok)."""
     n_options = options.shape[0]
     scores = np.zeros((n_samples, n_options))
+    log_weights = np.zeros(n_samples)
     hands = np.zeros(5, np.int64)
     buf = np.zeros(MAX_PLAYS, np.int64)
     for s in range(n_samples):
         if not sample_hidden(unseen, capacity, rank_caps, state, hands):
-            return scores, False
+            return scores, log_weights, False
         base = deal.copy()
         for p in range(4):
             if p != seat:
                 base[HAND + p] = hands[p]
+        log_weights[s] = bid_log_likelihood(base, seat, played_by, noise)
         for i in range(n_options):
             work = base.copy()
             apply_play(work, seat, options[i])
             play_out(work, buf)
             scores[s, i] = deal_score(work[BID + seat], work[TAKEN + seat], work[HAND_SIZE], scoring)
-    return scores, True
+    return scores, log_weights, True
 
 
-@numba.njit(cache=True)
-def evaluate_bids(deal, seat, options, n_samples, unseen, capacity, rank_caps, scoring, state):
+@njit
+def evaluate_bids(deal, seat, options, n_samples, unseen, capacity, rank_caps, noise, scoring, state):
     """Deal score of ``seat`` for each bid option, per sample: unseen cards dealt at
     random, the seats still to bid bid by the baseline, then baseline play to the end.
-    Return (scores[n_samples, n_options], ok)."""
+    Log-weights as in ``evaluate_plays`` (from the bids already made). Return
+    (scores[n_samples, n_options], log_weights[n_samples], ok)."""
     n_options = options.shape[0]
     scores = np.zeros((n_samples, n_options))
+    log_weights = np.zeros(n_samples)
     hands = np.zeros(5, np.int64)
     buf = np.zeros(MAX_PLAYS, np.int64)
+    nothing_played = np.zeros(4, np.int64)
     dealer = deal[DEALER]
     for s in range(n_samples):
         if not sample_hidden(unseen, capacity, rank_caps, state, hands):
-            return scores, False
+            return scores, log_weights, False
         base = deal.copy()
         for p in range(4):
             if p != seat:
                 base[HAND + p] = hands[p]
+        log_weights[s] = bid_log_likelihood(base, seat, nothing_played, noise)
         for i in range(n_options):
             work = base.copy()
             work[BID + seat] = options[i]
@@ -638,4 +740,209 @@ def evaluate_bids(deal, seat, options, n_samples, unseen, capacity, rank_caps, s
                 work[BID + p] = baseline_bid(work, p)
             play_out(work, buf)
             scores[s, i] = deal_score(work[BID + seat], work[TAKEN + seat], work[HAND_SIZE], scoring)
-    return scores, True
+    return scores, log_weights, True
+
+
+@njit
+def weighted_summary(scores, log_weights):
+    """Weighted mean of each column of ``scores`` (weights ``exp(log_weights)``), its
+    standard error, and the effective number of samples (sum w)^2 / sum w^2.
+
+    The standard error is the self-normalised importance-sampling one,
+    sqrt(sum w^2 (x - mean)^2) / sum w, times sqrt(n_eff / (n_eff - 1)) so that equal
+    weights give the usual sd / sqrt(n); NaN when n_eff is 1."""
+    n, m = scores.shape
+    top = log_weights.max()
+    w = np.exp(log_weights - top)
+    total = w.sum()
+    squares = (w * w).sum()
+    n_eff = total * total / squares
+    means = np.zeros(m)
+    errors = np.zeros(m)
+    for j in range(m):
+        mean = 0.0
+        for i in range(n):
+            mean += w[i] * scores[i, j]
+        mean /= total
+        spread = 0.0
+        for i in range(n):
+            d = scores[i, j] - mean
+            spread += w[i] * w[i] * d * d
+        means[j] = mean
+        if n_eff > 1.0 + 1e-9:
+            errors[j] = math.sqrt(spread * n_eff / (n_eff - 1.0)) / total
+        else:
+            errors[j] = np.nan
+    return means, errors, n_eff
+
+
+@njit
+def _best(scores, log_weights):
+    """Index of the option with the highest weighted mean (the first, on ties)."""
+    means, _, _ = weighted_summary(scores, log_weights)
+    best = 0
+    for j in range(1, means.shape[0]):
+        if means[j] > means[best]:
+            best = j
+    return best
+
+
+@njit
+def cards_array(mask):
+    """The card ids of ``mask``, lowest first, as an int64 array."""
+    out = np.empty(popcount(mask), np.int64)
+    n = 0
+    for c in range(38):
+        if (mask >> c) & 1:
+            out[n] = c
+            n += 1
+    return out
+
+
+@njit
+def hidden_inputs(deal, seat, known_extra, rank_caps):
+    """What ``seat`` cannot see in ``deal``, for ``sample_hidden``: the unseen cards,
+    the holders' capacities (the other seats' card counts, the rest to the pile) and
+    the rank caps (``rank_caps`` for the seats, none for the pile). ``known_extra`` is
+    any other card the seat has seen (the turned card). Only the other seats' card
+    counts are read, never their cards."""
+    unseen = cards_array(DECK_BITS & ~(deal[HAND + seat] | deal[PLAYED] | known_extra))
+    capacity = np.zeros(5, np.int64)
+    for p in range(4):
+        if p != seat:
+            capacity[p] = popcount(deal[HAND + p])
+    capacity[4] = unseen.shape[0] - capacity[:4].sum()
+    caps = np.full((5, 4), 8, np.int64)
+    caps[:4] = rank_caps
+    return unseen, capacity, caps
+
+
+@njit
+def advisor_bid(deal, seat, n_samples, noise, scoring, state):
+    """The advisor's bid for ``seat`` (the seat to bid in ``deal``): the legal bid with
+    the highest weighted mean of ``evaluate_bids`` (as ``advisor.advise_bid`` picks).
+    Assumes a deal of the full deck (no turned card) and no card played yet."""
+    n = deal[HAND_SIZE]
+    forbidden = forbidden_bid(deal, seat)
+    options = np.empty(n + 1 - (1 if forbidden >= 0 else 0), np.int64)
+    k = 0
+    for b in range(n + 1):
+        if b != forbidden:
+            options[k] = b
+            k += 1
+    unseen, capacity, caps = hidden_inputs(deal, seat, 0, np.full((4, 4), 8, np.int64))
+    scores, log_weights, ok = evaluate_bids(deal, seat, options, n_samples, unseen, capacity, caps, noise,
+                                            scoring, state)
+    if not ok:  # cannot happen for an unconstrained deal; bid as the baseline would
+        return baseline_bid(deal, seat)
+    return options[_best(scores, log_weights)]
+
+
+@njit
+def advisor_play(deal, seat, rank_caps, played_by, known_extra, n_samples, noise, scoring, state, buf):
+    """The advisor's play for ``seat`` (to move in ``deal``): the legal play with the
+    highest weighted mean of ``evaluate_plays`` (as ``advisor.advise_play`` picks);
+    no sampling when the play is forced."""
+    n = legal_plays(deal, seat, buf)
+    if n == 1:
+        return buf[0]
+    options = buf[:n].copy()
+    unseen, capacity, caps = hidden_inputs(deal, seat, known_extra, rank_caps)
+    scores, log_weights, ok = evaluate_plays(deal, seat, options, n_samples, unseen, capacity, caps, played_by,
+                                             noise, scoring, state)
+    if not ok:  # cannot happen: the caps come from a real deal; play as the baseline would
+        return baseline_play(deal, seat, buf)
+    return options[_best(scores, log_weights)]
+
+
+@njit
+def advisor_play_out(deal, seat, known_extra, n_samples, noise, scoring, state):
+    """Finish the deal (bids made, no card played yet) with ``seat`` playing the
+    advisor's choices and every other seat the baseline. The advisor sees only its
+    own cards, the cards played and what they reveal (``record_inference``)."""
+    rank_caps = np.full((4, 4), 8, np.int64)
+    played_by = np.zeros(4, np.int64)
+    buf = np.zeros(MAX_PLAYS, np.int64)
+    while deal[TRICKS_DONE] < deal[HAND_SIZE]:
+        p = (deal[LEADER] + deal[COUNT]) % 4
+        if p == seat:
+            code = advisor_play(deal, seat, rank_caps, played_by, known_extra, n_samples, noise, scoring, state,
+                                buf)
+        else:
+            code = baseline_play(deal, p, buf)
+        if code >= JOKER_CODE:
+            played_by[p] |= 1 << (JOKER_A if (deal[HAND + p] >> JOKER_A) & 1 else JOKER_B)
+        else:
+            played_by[p] |= 1 << code
+            if deal[COUNT] > 0:
+                record_inference(rank_caps, p, code, deal[LEAD_SUIT], deal[LEAD_JOKER], deal[TRUMP])
+        apply_play(deal, p, code)
+
+
+@njit
+def _fmix32(h):
+    """MurmurHash3's 32-bit finaliser (a bijection that scrambles every bit)."""
+    h ^= h >> 16
+    h = _mul32(h, 0x85EBCA6B)
+    h ^= h >> 13
+    h = _mul32(h, 0xC2B2AE35)
+    h ^= h >> 16
+    return h
+
+
+@njit
+def _mul32(a, b):
+    """The low 32 bits of a * b for 32-bit a and b, without overflowing an int64."""
+    low = a * (b & 0xFFFF)
+    high = (a * (b >> 16)) & 0xFFFF
+    return (low + (high << 16)) & MASK32
+
+
+@njit
+def spawn_state(state):
+    """A new xorshift128 state drawn from ``state``, at an unrelated point of the
+    sequence (its words are scrambled, not the next outputs themselves, which would
+    just continue ``state``'s own sequence)."""
+    child = np.zeros(4, np.int64)
+    for i in range(4):
+        child[i] = _fmix32(next_u32(state) ^ (0x9E3779B9 * (i + 1) & MASK32))
+    if child[0] == 0 and child[1] == 0 and child[2] == 0 and child[3] == 0:
+        child[0] = 1
+    return child
+
+
+@njit
+def evaluate_trumps(deal, chooser, n_samples, playout_samples, noise, scoring, state):
+    """The chooser's deal score for each trump choice (suits 0..3, then NO_TRUMP), per
+    sample, in a 9-card deal: the 33 cards the chooser has not seen (``deal`` holds only
+    its first three) are dealt at random, then for each choice the chooser bids and
+    plays as the advisor does (``advisor_bid``, ``advisor_play_out``, each decision
+    sampled ``playout_samples`` times) and the others as the baseline. Every choice
+    sees the same deal and the same random numbers (common random numbers).
+    Return scores[n_samples, 5]."""
+    unseen = cards_array(DECK_BITS & ~deal[HAND + chooser])
+    capacity = np.zeros(5, np.int64)
+    for p in range(4):
+        capacity[p] = deal[HAND_SIZE] - popcount(deal[HAND + p])
+    caps = np.full((5, 4), 8, np.int64)
+    hands = np.zeros(5, np.int64)
+    scores = np.zeros((n_samples, NO_TRUMP + 1))
+    for s in range(n_samples):
+        sample_hidden(unseen, capacity, caps, state, hands)  # always possible: nothing is constrained
+        base = deal.copy()
+        for p in range(4):
+            base[HAND + p] |= hands[p]
+        inner = spawn_state(state)
+        for trump in range(NO_TRUMP + 1):
+            work = base.copy()
+            work[TRUMP] = trump
+            draws = inner.copy()
+            for i in range(4):
+                p = (deal[DEALER] + 1 + i) % 4
+                if p == chooser:
+                    work[BID + p] = advisor_bid(work, p, playout_samples, noise, scoring, draws)
+                else:
+                    work[BID + p] = baseline_bid(work, p)
+            advisor_play_out(work, chooser, 0, playout_samples, noise, scoring, draws)
+            scores[s, trump] = deal_score(work[BID + chooser], work[TAKEN + chooser], work[HAND_SIZE], scoring)
+    return scores

@@ -10,12 +10,16 @@ seat's own ``numpy.random.Generator``:
 
 ``play_game`` derives every generator from its ``seed`` (one for the shuffles, one per
 seat), so a seed fixes the whole game.
+
+An illegal action stops the game with the reason, unless the policy also has
+``rejected(view, action, message)``: then it is told the engine's message and asked
+again (a person at the terminal, ``solver.georgian.terminal``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Protocol
@@ -242,11 +246,13 @@ def play_game(
     *,
     first_dealer: int = 0,
     names: Sequence[str] | None = None,
+    on_deal: Callable[[DealRecord], None] | None = None,
 ) -> GameRecord:
     """Play a whole game among four policies (indexed by seat) and return its record.
 
     All randomness comes from ``seed``: the shuffles and each seat's generator are
-    spawned from ``numpy.random.SeedSequence(seed)``.
+    spawned from ``numpy.random.SeedSequence(seed)``. ``on_deal`` is called with the
+    record of each deal as soon as it is over.
 
     >>> rec = play_game([BaselinePolicy()] * 4, "nines", seed=3)
     >>> len(rec.deals), rec.totals == play_game([BaselinePolicy()] * 4, "nines", seed=3).totals
@@ -267,6 +273,8 @@ def play_game(
         names = [getattr(p, "name", type(p).__name__) for p in policies]
     if len(names) != 4:
         raise ValueError("names must name the four seats")
+    if on_deal is not None and not callable(on_deal):
+        raise ValueError(f"on_deal must be callable, got {on_deal!r}")
     deck_seed, *seat_seeds = np.random.SeedSequence(int(seed)).spawn(5)
     deck_rng = np.random.default_rng(deck_seed)
     seat_rngs = [np.random.default_rng(s) for s in seat_seeds]
@@ -281,17 +289,20 @@ def play_game(
             view = state.view(seat)
             policy = policies[seat]
             phase = state.phase
-            if phase == "trump":
-                action = policy.choose_trump(view, seat_rngs[seat])
-            elif phase == "bid":
-                action = policy.bid(view, seat_rngs[seat])
-            else:
-                action = policy.play(view, seat_rngs[seat])
-            try:
-                state.apply(action)
-            except ValueError as exc:
-                raise ValueError(f"seat {seat} ({names[seat]}) in deal {i + 1}: {exc}") from exc
+            decide = {"trump": policy.choose_trump, "bid": policy.bid, "play": policy.play}[phase]
+            while True:
+                action = decide(view, seat_rngs[seat])
+                try:
+                    state.apply(action)  # changes nothing when it raises
+                    break
+                except ValueError as exc:
+                    rejected = getattr(policy, "rejected", None)
+                    if rejected is None:
+                        raise ValueError(f"seat {seat} ({names[seat]}) in deal {i + 1}: {exc}") from exc
+                    rejected(view, action, str(exc))
         deals.append(DealRecord.from_state(i + 1, pulka_of[i] + 1, state))
+        if on_deal is not None:
+            on_deal(deals[-1])
     bonuses, totals = _game_totals(game, deals)
     return GameRecord(game.name, int(seed), tuple(names), int(first_dealer), tuple(deals), bonuses, totals)
 

@@ -4,6 +4,8 @@ is a tuple ``(card, mode, named)``: ``mode`` is ``None`` for a plain card or
 ``'high'``/``'low'`` for a joker; ``named`` is the suit a leading joker names.
 """
 
+import math
+
 NO_TRUMP = 4
 
 
@@ -88,3 +90,34 @@ def score(bid, taken, hand_size):
     if bid >= 1 and taken == 0:
         return -500 if hand_size == 9 else -200
     return 10 * taken
+
+
+def noisy_baseline_bid(estimate, hand_size, forbidden):
+    """The baseline's bidding rule (kernels.baseline_bid) applied to an estimate, which
+    may be off (even below 0): round it into 0..hand_size; a dealer whose rounded bid is
+    ``forbidden`` (None: no such bid) moves up from 0, down from hand_size, else towards
+    the estimate."""
+    bid = min(hand_size, max(0, math.floor(estimate + 0.5)))
+    if bid == forbidden:
+        if bid == 0:
+            bid = 1
+        elif bid == hand_size:
+            bid = hand_size - 1
+        elif estimate > bid:
+            bid += 1
+        else:
+            bid -= 1
+    return bid
+
+
+def bid_distribution(estimate, hand_size, forbidden, noise, steps=20001):
+    """P(noisy_baseline_bid(estimate + e) == b) for each bid b, e ~ N(0, noise**2), by
+    summing the normal density over a fine grid of errors (no closed form used)."""
+    width = 10 * noise
+    step = 2 * width / (steps - 1)
+    probabilities = [0.0] * (hand_size + 1)
+    for i in range(steps):
+        e = -width + i * step
+        density = math.exp(-0.5 * (e / noise) ** 2) / (noise * math.sqrt(2 * math.pi))
+        probabilities[noisy_baseline_bid(estimate + e, hand_size, forbidden)] += density * step
+    return probabilities

@@ -95,7 +95,8 @@ def test_advise_play_never_deals_a_revealed_void():
 
 
 def test_advisor_policy_plays_a_legal_game():
-    record = play_game([AdvisorPolicy(bid_samples=8, play_samples=4), BaselinePolicy(), BaselinePolicy(),
+    record = play_game([AdvisorPolicy(bid_samples=8, play_samples=4, trump_samples=2, trump_playout_samples=2),
+                        BaselinePolicy(), BaselinePolicy(),
                         BaselinePolicy()], "nines", seed=3)
     assert replay_game(record) == record
     assert record.players[0] == "advisor"

@@ -8,7 +8,7 @@ import pytest
 
 import solver.georgian as georgian
 
-MODULES = ["cards", "rules", "engine", "simulate", "advisor", "kernels"]
+MODULES = ["cards", "rules", "engine", "simulate", "advisor", "kernels", "position"]
 
 
 @pytest.mark.parametrize("name", MODULES)

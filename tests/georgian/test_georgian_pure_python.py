@@ -1,5 +1,6 @@
 """The kernels also run as plain Python (NUMBA_DISABLE_JIT=1) and give the same
-answers as the compiled code: same games, same advice for the same seed."""
+answers as the compiled code: same games, same advice for the same seed (bids weighed
+as evidence, and the trump choice with the advisor's own decisions in its playouts)."""
 
 import json
 import os
@@ -7,16 +8,18 @@ import subprocess
 import sys
 from pathlib import Path
 
-from solver.georgian import BaselinePolicy, RandomPolicy, advise_bid, play_game
+from solver.georgian import BaselinePolicy, RandomPolicy, advise_bid, advise_trump, play_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
 SCRIPT = """
 import json
-from solver.georgian import BaselinePolicy, RandomPolicy, advise_bid, play_game
+from solver.georgian import BaselinePolicy, RandomPolicy, advise_bid, advise_trump, play_game
 game = play_game([BaselinePolicy(), RandomPolicy(), BaselinePolicy(), RandomPolicy()], "nines", seed=8)
 advice = advise_bid("Jk Ah Kh 7c 9d", "h", [1], turned_card="Th", samples=40, rng=3)
-print(json.dumps({"totals": game.totals, "advice": [[a.choice, a.expected_score] for a in advice]}))
+trump = advise_trump("Jk Ah 7c", 1, samples=1, playout_samples=1, rng=2)
+print(json.dumps({"totals": game.totals, "advice": [[a.choice, a.expected_score] for a in advice],
+                  "trump": [[a.choice, a.expected_score] for a in trump]}))
 """
 
 
@@ -30,3 +33,5 @@ def test_pure_python_kernels_agree_with_compiled_ones():
     advice = advise_bid("Jk Ah Kh 7c 9d", "h", [1], turned_card="Th", samples=40, rng=3)
     assert pure["totals"] == list(game.totals)
     assert pure["advice"] == [[a.choice, a.expected_score] for a in advice]
+    trump = advise_trump("Jk Ah 7c", 1, samples=1, playout_samples=1, rng=2)
+    assert pure["trump"] == [[a.choice, a.expected_score] for a in trump]

@@ -1,0 +1,409 @@
+"""The study page's server: a small JSON API over the public functions, the page, and
+:func:`serve`, which runs it with uvicorn.
+
+Endpoints (JSON; the schema is at ``/api/openapi.json``):
+
+* ``GET /api/rules`` -- the rule sets the page offers, each with its deck as card texts
+  (the second spade set and the jokers included), the players it allows and whether it
+  needs a cut card; and this server's limits.
+* ``POST /api/solve`` -- ``solver.solve(cards, rules, cut, samples=, seed=, players=,
+  top=).to_dict()``.
+* ``POST /api/review`` -- ``solver.review(cards, setting, rules, cut, samples=, seed=,
+  players=).to_dict()``.
+* ``POST /api/deal`` -- a random deal, as ``python -m solver deal --json`` gives it (a
+  random seed when none is given; the answer says which).
+* ``GET /api/status`` -- requests at work, and whether (and for how long) a first
+  request has been compiling the solver's kernels: the page polls it while it waits.
+
+Bad input -- anything the library refuses with a ``ValueError``, a body that is not the
+JSON the endpoint takes -- is answered with HTTP 400 and ``{"error": message}``, the
+library's own message where it is the library's.  Limits: a request body of at most
+``max_body`` bytes (413), at most ``max_samples`` samples (400), and ``timeout``
+seconds a request, compiling the kernels on a first request aside (504; the work itself
+goes on in the background, it cannot be interrupted).  Solves run in a thread pool, off
+the event loop, so a solve never holds up another browser's requests; the kernels
+release the GIL (``solver._jit.njit``).
+
+The web layer calls what the command line calls (``solver.solve``, ``solver.review``,
+``solver.arena.deal_hands``, ``solver.display.sort_row``) and nothing below imports it.
+"""
+from __future__ import annotations
+
+import asyncio
+import functools
+import ipaddress
+import logging
+import secrets
+import socket
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional, Union
+
+import numba
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from starlette.exceptions import HTTPException
+
+import solver
+from .. import _jit
+from .._checks import check_int
+from ..arena import deal_hands
+from ..cards import card_name, deck_codes
+from ..display import sort_row
+from ..rules import SCHEME_MANDARIN, SCHEME_SCOOP
+
+STATIC = Path(__file__).resolve().parent / "static"
+# The rule sets the page offers ("classic:western" is another name for "classic").
+PAGE_RULE_SETS = ("joker", "bonus", "pagat", "classic", "classic:eastern", "classic:mandarin")
+DEFAULT_SAMPLES = 1000
+SAMPLES_HELP = (f"sampled deals (default {DEFAULT_SAMPLES}, or the server's --max-samples if "
+                f"smaller; at most --max-samples)")
+log = logging.getLogger("solver.web")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one request may cost: ``max_samples`` sampled deals, ``timeout`` seconds
+    (queueing included; compiling the kernels on a first request is not counted), a body
+    of ``max_body`` bytes; ``workers`` threads solve."""
+    max_samples: int = 4000
+    timeout: float = 60.0
+    max_body: int = 64 * 1024
+    workers: int = 4          # a long request does not hold up the others
+
+    def __post_init__(self):
+        check_int("max_samples", self.max_samples, 1)
+        check_int("max_body", self.max_body, 256)
+        check_int("workers", self.workers, 1)
+        if isinstance(self.timeout, bool) or not isinstance(self.timeout, (int, float)) \
+                or not self.timeout > 0:
+            raise ValueError(f"timeout must be a positive number of seconds, not "
+                             f"{self.timeout!r}")
+
+
+# --- request bodies (their fields are the library's arguments) -------------------------------
+Cards = Union[StrictStr, list[StrictStr]]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SolveRequest(_Body):
+    cards: Cards = Field(description="the hand: one text ('As Ks Qh ...') or card texts")
+    rules: StrictStr = Field(description="rule set: " + ", ".join(PAGE_RULE_SETS))
+    cut: Optional[StrictStr] = Field(None, description="the cut card (bonus), e.g. '4c'")
+    players: Optional[StrictInt] = Field(None, description="seats (default: the largest)")
+    samples: Optional[StrictInt] = Field(None, description=SAMPLES_HELP)
+    seed: StrictInt = Field(0, description="seed of the sampled deals")
+    top: StrictInt = Field(5, description="alternative settings to report")
+
+
+class ReviewRequest(_Body):
+    cards: Cards = Field(description="the hand")
+    setting: Cards = Field(description="your rows 'FRONT / MIDDLE / BACK' or [front, "
+                                       "middle, back]; 'declare' (classic)")
+    rules: StrictStr = Field(description="rule set: " + ", ".join(PAGE_RULE_SETS))
+    cut: Optional[StrictStr] = Field(None, description="the cut card (bonus)")
+    players: Optional[StrictInt] = Field(None, description="seats (default: the largest)")
+    samples: Optional[StrictInt] = Field(None, description=SAMPLES_HELP)
+    seed: StrictInt = Field(0, description="seed of the sampled deals")
+
+
+class DealRequest(_Body):
+    rules: StrictStr = Field(description="rule set")
+    players: Optional[StrictInt] = Field(None, description="seats (default: the largest)")
+    seed: Optional[StrictInt] = Field(None, description="seed of the deal (default: random)")
+
+
+# --- the app ---------------------------------------------------------------------------------
+class _State:
+    """What the app keeps between requests: its limits, its thread pool, the requests at
+    work."""
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.executor = ThreadPoolExecutor(limits.workers, thread_name_prefix="solver-web")
+        self.busy = 0
+        self.idle_since = time.monotonic()     # the last moment no request was at work
+
+    def compiling_since(self) -> Optional[float]:
+        """When a request at work started compiling kernels that are still compiling, or
+        None.  Kernels compile only inside a request, so a start from before the server
+        was last idle is stale (kernels found cold and never called)."""
+        since = _jit.compiling_since()
+        if self.busy and since is not None and since >= self.idle_since:
+            return since
+        return None
+
+
+def _call(alone: bool, fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` in a worker thread.  Alone, a request's kernels use every
+    core (:func:`solver._jit.in_ranges`); beside others, one thread each, since kernels
+    side by side on every core would oversubscribe them (the answer is the same either
+    way)."""
+    before = numba.get_num_threads()              # Numba's thread count is per thread
+    if not alone:
+        numba.set_num_threads(1)
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        numba.set_num_threads(before)
+
+
+async def _off_the_loop(state: _State, fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` in the thread pool, within the time limit."""
+    loop = asyncio.get_running_loop()
+    state.busy += 1
+    try:
+        work = loop.run_in_executor(state.executor, functools.partial(
+            _call, state.busy == 1, fn, *args, **kwargs))
+        while True:
+            try:
+                return await asyncio.wait_for(asyncio.shield(work), state.limits.timeout)
+            except asyncio.TimeoutError:
+                # Compiling the kernels (a first request, once) does not count: the page
+                # says it is happening, and no smaller request would be quicker.
+                if state.compiling_since() is None:
+                    # The work goes on; what it raises later is of no one's concern.
+                    work.add_done_callback(lambda done: done.cancelled() or done.exception())
+                    raise HTTPException(504, f"the request took longer than this server's "
+                                             f"limit of {state.limits.timeout:g} s (its "
+                                             f"--timeout); ask for fewer samples") from None
+    finally:
+        state.busy -= 1
+        if not state.busy:
+            state.idle_since = time.monotonic()
+
+
+def _samples(samples: Optional[int], limits: Limits) -> int:
+    """The samples a request asks for, within the server's limit."""
+    if samples is None:
+        return min(DEFAULT_SAMPLES, limits.max_samples)
+    if samples > limits.max_samples:
+        raise ValueError(f"samples={samples}: this server takes at most {limits.max_samples} "
+                         f"(its --max-samples)")
+    return samples
+
+
+def _rule_set_info(name: str) -> dict:
+    rs = solver.rule_set(name)
+    return dict(
+        name=rs.name, deck=[card_name(c) for c in deck_codes(rs)], spade_sets=rs.spade_copies,
+        jokers=rs.jokers, cards_dealt=rs.cards_dealt, cards_kept=rs.cards_kept,
+        players=list(rs.seats), cut_card=rs.cut_card,
+        automatic_wins=list(rs.automatic_wins), scoops=rs.scheme == SCHEME_SCOOP,
+        shots=rs.scheme == SCHEME_MANDARIN,
+        bonus_hands=any(any(row) for row in rs.row_bonus),
+        fouls="cannot be played" if rs.scheme == SCHEME_SCOOP else
+        "lose every row to each valid hand" if rs.foul_loses_rows else
+        f"pay {rs.foul_penalty} to each other player",
+        docs=f"docs/rules.md#{rs.name.split(':')[0]}")
+
+
+def _deal(rules: str, players: Optional[int], seed: Optional[int]) -> dict:
+    """A random deal, as ``python -m solver deal --json`` prints it (and the players)."""
+    rs = solver.rule_set(rules)
+    seed = secrets.randbelow(2**31) if seed is None else check_int("seed", seed, 0)
+    players = rs.max_seats if players is None else players
+    if players not in rs.seats:
+        raise ValueError(f"the {rs.name} rule set plays with "
+                         f"{' or '.join(map(str, rs.seats))} players, not {players}")
+    hands, cut = deal_hands(rs, players, seed, 0)
+    return dict(rules=rs.name, seed=seed, players=players, cut=cut,
+                hands=[sort_row(h, group=False) for h in hands])
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    """A body the endpoint does not take, in one line: which field, what is wrong."""
+    problems = []
+    for error in exc.errors():
+        where = ".".join(str(x) for x in error.get("loc", ()) if x != "body")
+        kind = error.get("type", "")
+        if kind == "json_invalid":
+            return "the request body is not valid JSON"
+        if not where:
+            problems.append("the request body must be a JSON object")
+            continue
+        given = f" (got {error['input']!r})" if "input" in error and kind != "missing" else ""
+        problems.append(f"{where}: {error.get('msg', 'invalid')}{given}"[:300])
+    return "; ".join(dict.fromkeys(problems)) or "bad request"
+
+
+# Nothing is loaded from anywhere but this server (the page works offline, and a page
+# that tried would be stopped by the browser).
+SECURITY_HEADERS = [
+    (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; "
+                                 b"frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+
+class _Guard:
+    """ASGI middleware: a request body larger than ``max_body`` bytes gets 413, whether
+    it says its length up front or not; every response gets :data:`SECURITY_HEADERS`."""
+
+    def __init__(self, app, max_body: int):
+        self.app = app
+        self.max_body = max_body
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                message = dict(message, headers=list(message.get("headers", ()))
+                               + SECURITY_HEADERS)
+            await send(message)
+
+        too_large = HTTPException(413, f"the request body is larger than this server's "
+                                       f"limit of {self.max_body} bytes")
+        length = dict(scope.get("headers") or ()).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+            response = JSONResponse({"error": too_large.detail}, 413)
+            return await response(scope, receive, send_with_headers)
+        received = 0
+
+        async def limited_receive():
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_body:
+                    raise too_large       # FastAPI lets an HTTPException through as it is
+            return message
+
+        return await self.app(scope, limited_receive, send_with_headers)
+
+
+def create_app(limits: Limits = Limits()) -> FastAPI:
+    """The study page's ASGI application (FastAPI), with these ``limits``."""
+    state = _State(limits)
+    app = FastAPI(title="Chinese Poker study page", version=solver.__version__,
+                  description="The solver's JSON API: the answers are solver.solve(...)"
+                              ".to_dict() and solver.review(...).to_dict().",
+                  docs_url=None, redoc_url=None,      # their pages load scripts from a CDN
+                  openapi_url="/api/openapi.json")
+    app.state.solver = state
+
+    @app.exception_handler(ValueError)
+    async def bad_input(request: Request, exc: ValueError):
+        return JSONResponse({"error": _one_line(exc)}, 400)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_body(request: Request, exc: RequestValidationError):
+        return JSONResponse({"error": _validation_message(exc)}, 400)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException):
+        detail = exc.detail
+        if exc.status_code == 404:
+            detail = f"no such page: {request.url.path}"
+        elif exc.status_code == 405:
+            detail = f"{request.method} is not allowed on {request.url.path}"
+        return JSONResponse({"error": detail}, exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def internal_error(request: Request, exc: Exception):
+        # A bug, not bad input: the server's log has the traceback, the client does not.
+        log.error("internal error on %s %s", request.method, request.url.path,
+                  exc_info=exc)
+        return JSONResponse({"error": "internal error (the server's log says more)"}, 500)
+
+    @app.get("/api/rules", summary="the rule sets, their decks, and this server's limits")
+    async def rules() -> dict:
+        return dict(rule_sets=[_rule_set_info(name) for name in PAGE_RULE_SETS],
+                    default_samples=DEFAULT_SAMPLES, max_samples=limits.max_samples,
+                    timeout=limits.timeout, version=solver.__version__)
+
+    @app.post("/api/solve", summary="solver.solve(...).to_dict()")
+    async def solve(body: SolveRequest) -> dict:
+        solution = await _off_the_loop(state, solver.solve, body.cards, body.rules, body.cut,
+                                       samples=_samples(body.samples, limits), seed=body.seed,
+                                       players=body.players, top=body.top)
+        return solution.to_dict()
+
+    @app.post("/api/review", summary="solver.review(...).to_dict()")
+    async def review(body: ReviewRequest) -> dict:
+        result = await _off_the_loop(state, solver.review, body.cards, body.setting,
+                                     body.rules, body.cut, samples=_samples(body.samples, limits),
+                                     seed=body.seed, players=body.players)
+        return result.to_dict()
+
+    @app.post("/api/deal", summary="a random deal (python -m solver deal --json)")
+    async def deal(body: DealRequest) -> dict:
+        return _deal(body.rules, body.players, body.seed)
+
+    @app.get("/api/status", summary="requests at work; kernels compiling, and for how long")
+    async def status() -> dict:
+        since = state.compiling_since()
+        return dict(busy=state.busy, compiling=since is not None,
+                    compiling_for=None if since is None else time.monotonic() - since)
+
+    @app.get("/", include_in_schema=False)
+    async def page():
+        return FileResponse(STATIC / "index.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    # Outermost of the app's own, so that no part of it reads more than the limit.
+    app.add_middleware(_Guard, max_body=limits.max_body)
+    return app
+
+
+# --- serving -----------------------------------------------------------------------------------
+def _bind(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port`` (port 0: a free one); OSError when it cannot."""
+    port = check_int("port", port, 0, 65535)
+    family, kind, proto, _, address = socket.getaddrinfo(host, port,
+                                                         type=socket.SOCK_STREAM)[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError:
+        sock.close()
+        raise
+    sock.listen(128)
+    return sock
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is an address (or name) only this machine can reach."""
+    try:
+        return all(ipaddress.ip_address(info[4][0]).is_loopback
+                   for info in socket.getaddrinfo(host, None))
+    except (OSError, ValueError):
+        return False
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, *, max_samples: int = 4000,
+          timeout: float = 60.0, max_body: int = 64 * 1024) -> int:
+    """Serve the study page on ``host:port`` until interrupted (Ctrl+C); print its address
+    first.  Another host than loopback (127.0.0.1, the default) lets every machine that
+    can reach the port use the page and run solves here: no authentication."""
+    import uvicorn
+    limits = Limits(max_samples=max_samples, timeout=timeout, max_body=max_body)
+    sock = _bind(host, port)
+    bound_host, bound_port = sock.getsockname()[:2]
+    shown = f"[{bound_host}]" if ":" in bound_host else bound_host
+    print(f"the study page: http://{shown}:{bound_port}/  (Ctrl+C stops it)", flush=True)
+    if not is_loopback(host):
+        print(f"warning: listening on {host}: anyone who can reach port {bound_port} can use "
+              f"the page and run solves on this machine (no authentication)",
+              file=sys.stderr, flush=True)
+    config = uvicorn.Config(create_app(limits), log_level="warning", limit_concurrency=64,
+                            timeout_graceful_shutdown=5)
+    uvicorn.Server(config).run(sockets=[sock])
+    return 0

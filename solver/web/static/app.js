@@ -1,0 +1,601 @@
+// The study page: choose the game, enter a hand, solve it, grade your own setting.
+// Plain JavaScript, no build step, nothing loaded from elsewhere. Every number shown comes
+// from the server's JSON API, which returns the library's own answers
+// (solver.solve(...).to_dict(), solver.review(...).to_dict()); the page only lays them out,
+// the rows in the library's own reading order.
+"use strict";
+
+const RANKS = "23456789TJQKA";
+const SUITS = "shdc";
+const SUIT_SYMBOLS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
+const SUIT_NAMES = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
+const ROWS = ["front", "middle", "back"];
+const ROW_SIZES = { front: 3, middle: 5, back: 5 };
+const SAMPLE_CHOICES = [200, 500, 1000, 2000, 4000];
+const DEFAULT_SAMPLES = 500;        // a warm solve well under a second
+const JOKER = "Jk";
+
+const state = {
+  ruleSets: {},       // name -> the server's description (deck, players, cut card, ...)
+  rules: null,        // the chosen one
+  tiles: [],          // the deck picture's cards: {id, card, copy}
+  hand: [],           // ids of the tiles in the hand, in the order chosen
+  placed: { front: [], middle: [], back: [] },   // tile ids set into each row
+  active: "front",
+  busy: false,
+};
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+// --- cards ------------------------------------------------------------------------------------
+function rankOf(card) { return card === JOKER ? -1 : RANKS.indexOf(card[0]); }
+function suitOf(card) { return card === JOKER ? "" : card[1]; }
+
+// Parse one token of card notation (docs/rules.md#card-notation); null when it is not one.
+function parseToken(token) {
+  const low = token.toLowerCase();
+  if (low === "jk" || low === "x") return JOKER;
+  const symbol = { "\u2660": "s", "\u2665": "h", "\u2666": "d", "\u2663": "c",
+                   "\u2664": "s", "\u2661": "h", "\u2662": "d", "\u2667": "c" }[token.slice(-1)];
+  const suit = symbol || low.slice(-1);
+  let rank = low.slice(0, -1).toUpperCase();
+  if (rank === "10") rank = "T";
+  if (rank.length !== 1 || !RANKS.includes(rank) || !SUITS.includes(suit)) return null;
+  return rank + suit;
+}
+
+// Cards in the library's canonical order (solver.format_cards of a hand): highest rank
+// first, spades, hearts, diamonds, clubs, jokers last.
+function canonical(cards) {
+  const key = (c) => c === JOKER ? [13, 0] : [12 - rankOf(c), SUITS.indexOf(suitOf(c))];
+  return [...cards].sort((a, b) => {
+    const ka = key(a), kb = key(b);
+    return ka[0] - kb[0] || ka[1] - kb[1];
+  });
+}
+
+function words(text) { return text ? text.split(/\s+/).filter(Boolean) : []; }
+function label(category) { return category ? category.replace(/_/g, " ") : ""; }
+
+// A card drawn by the page: its rank over its suit symbol, in the suit's colour.
+function cardView(card, { button = false, small = false } = {}) {
+  const node = el(button ? "button" : "span", "card" + (small ? " small" : ""));
+  if (button) node.type = "button";
+  node.dataset.card = card;
+  if (card === JOKER) {
+    node.classList.add("joker");
+    node.append(el("span", "rank", "JK"), el("span", "suit", "\u2605"));
+    node.title = "joker";
+  } else {
+    const rank = card[0] === "T" ? "10" : card[0];
+    node.classList.add("suit-" + card[1]);
+    node.append(el("span", "rank", rank), el("span", "suit", SUIT_SYMBOLS[card[1]]));
+    node.title = `${rank} of ${SUIT_NAMES[card[1]]}`;
+  }
+  return node;
+}
+
+function cardsView(cards, options = {}) {
+  const box = el("span", options.small ? "cards inline" : "cards");
+  for (const c of cards) box.append(cardView(c, options));
+  return box;
+}
+
+// --- talking to the server ----------------------------------------------------------------------
+async function api(path, body) {
+  const options = body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  };
+  const response = await fetch(path, options);
+  let data;
+  try {
+    data = await response.json();
+  } catch (e) {
+    throw new Error(`the server answered ${response.status} ${response.statusText}`);
+  }
+  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
+  return data;
+}
+
+// Run a slow request with the "working" bar: how long so far, and, while a first request
+// compiles the solver's kernels, that this is what takes the time.
+async function working(what, request) {
+  state.busy = true;
+  updateButtons();
+  hideError();
+  const bar = $("working"), text = $("working-text");
+  const started = performance.now();
+  let compiling = null;
+  const show = () => {
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    text.textContent = compiling !== null
+      ? `compiling the solver's kernels (first run only, about 15 s on two cores): ` +
+        `${compiling.toFixed(0)} s so far`
+      : `${what}\u2026 ${seconds} s`;
+  };
+  show();
+  bar.hidden = false;
+  const tick = setInterval(show, 100);
+  const poll = setInterval(async () => {
+    try {
+      const status = await api("/api/status");
+      compiling = status.compiling ? status.compiling_for : null;
+    } catch (e) { /* the answer itself will say what went wrong */ }
+  }, 500);
+  try {
+    return await request();
+  } finally {
+    clearInterval(tick);
+    clearInterval(poll);
+    bar.hidden = true;
+    state.busy = false;
+    updateButtons();
+  }
+}
+
+function showError(message) {
+  $("error").textContent = message;
+  $("error").hidden = false;
+}
+function hideError() { $("error").hidden = true; }
+
+// --- 1. the game -------------------------------------------------------------------------------
+function chooseRules(name) {
+  const rs = state.ruleSets[name];
+  state.rules = rs;
+  const players = $("players");
+  players.replaceChildren(...rs.players.map((n) => new Option(String(n), String(n))));
+  players.value = String(Math.max(...rs.players));
+  $("cut-label").hidden = !rs.cut_card;
+  const dealt = rs.cards_dealt, kept = rs.cards_kept;
+  const parts = [`${dealt} cards dealt` + (dealt > kept ? `, ${kept} set, ${dealt - kept} discarded` : "")];
+  parts.push(rs.spade_sets === 2 ? "every spade twice" : "one 52-card pack");
+  if (rs.jokers) parts.push(`${rs.jokers} jokers`);
+  if (rs.cut_card) parts.push("a cut card names the Bonus rank");
+  parts.push(`a foul: ${rs.fouls}`);
+  $("rules-note").textContent = parts.join("; ") + ` (${rs.docs}).`;
+  $("discard-note").textContent = dealt > kept
+    ? `The ${dealt - kept} cards you do not set are your discards.` : "";
+  $("declare").hidden = rs.automatic_wins.length === 0;
+  buildDeck();
+  clearHand();
+}
+
+function buildDeck() {
+  const rs = state.rules;
+  const copies = {};
+  state.tiles = rs.deck.map((card, i) => {
+    copies[card] = (copies[card] || 0) + 1;
+    return { id: i, card, copy: copies[card] };
+  });
+  const deck = $("deck");
+  deck.replaceChildren();
+  const addRow = (title, tiles) => {
+    const row = el("div", "deck-row");
+    row.append(el("span", "deck-label", title));
+    for (const tile of tiles) {
+      const button = cardView(tile.card, { button: true });
+      button.dataset.copy = String(tile.copy);
+      button.dataset.tile = String(tile.id);
+      button.addEventListener("click", () => toggleTile(tile.id));
+      row.append(button);
+    }
+    deck.append(row);
+  };
+  const byRankHigh = (a, b) => rankOf(b.card) - rankOf(a.card);
+  for (const suit of SUITS) {
+    addRow(SUIT_NAMES[suit], state.tiles.filter((t) => suitOf(t.card) === suit && t.copy === 1)
+      .sort(byRankHigh));
+  }
+  if (rs.spade_sets === 2) {
+    addRow("spades, 2nd set", state.tiles.filter((t) => suitOf(t.card) === "s" && t.copy === 2)
+      .sort(byRankHigh));
+  }
+  if (rs.jokers) addRow("jokers", state.tiles.filter((t) => t.card === JOKER));
+  if (rs.cut_card) {
+    const cut = $("cut");
+    const previous = cut.value || "4c";
+    cut.replaceChildren(...canonical(state.tiles.filter((t) => t.copy === 1 && t.card !== JOKER)
+      .map((t) => t.card)).map((c) => new Option(c, c)));
+    cut.value = previous;
+  }
+  markCut();
+}
+
+// In bonus the cut card is out of play: its tile (the first copy) cannot be chosen.
+function markCut() {
+  const cut = state.rules.cut_card ? $("cut").value : null;
+  for (const button of $("deck").querySelectorAll("button.card")) {
+    const tile = state.tiles[Number(button.dataset.tile)];
+    const isCut = tile.card === cut && tile.copy === 1;
+    button.disabled = isCut;
+    if (isCut && state.hand.includes(tile.id)) toggleTile(tile.id);
+  }
+}
+
+function gameOptions() {
+  const options = { rules: state.rules.name, players: Number($("players").value),
+                    samples: Number($("samples").value), seed: Number($("seed").value) };
+  if (state.rules.cut_card) options.cut = $("cut").value;
+  return options;
+}
+
+// --- 2. the hand --------------------------------------------------------------------------------
+function handCards() {
+  return canonical(state.hand.map((id) => state.tiles[id].card));
+}
+
+function toggleTile(id) {
+  const at = state.hand.indexOf(id);
+  if (at >= 0) {
+    state.hand.splice(at, 1);
+  } else {
+    if (state.hand.length >= state.rules.cards_dealt) {
+      showError(`the ${state.rules.name} rule set deals ${state.rules.cards_dealt} cards: ` +
+                `take one out first`);
+      return;
+    }
+    state.hand.push(id);
+  }
+  handChanged();
+}
+
+function setHandFromCards(cards) {
+  const free = new Set(state.tiles.map((t) => t.id));
+  for (const button of $("deck").querySelectorAll("button.card:disabled")) {
+    free.delete(Number(button.dataset.tile));
+  }
+  const ids = [];
+  for (const card of cards) {
+    const tile = state.tiles.find((t) => t.card === card && free.has(t.id));
+    if (!tile) {
+      const total = state.tiles.filter((t) => t.card === card).length;
+      throw new Error(total === 0
+        ? `${card}: the ${state.rules.name} deck has no such card`
+        : `duplicate card ${card}: the ${state.rules.name} deck has only ` +
+          `${total === 1 ? "one" : total} ${card}` +
+          (state.rules.cut_card && card === $("cut").value ? " in play (the cut card is out)" : ""));
+    }
+    free.delete(tile.id);
+    ids.push(tile.id);
+  }
+  if (ids.length > state.rules.cards_dealt) {
+    throw new Error(`the ${state.rules.name} rule set deals ${state.rules.cards_dealt} cards, ` +
+                    `not ${ids.length}`);
+  }
+  state.hand = ids;
+  handChanged();
+}
+
+function useText() {
+  hideError();
+  const tokens = $("hand-text").value.trim().split(/[\s,]+/).filter(Boolean);
+  try {
+    const cards = tokens.map((token) => {
+      const card = parseToken(token);
+      if (!card) throw new Error(`unknown card '${token}': a card is a rank 2-9 T J Q K A ` +
+                                 `(or 10) and a suit s h d c (or a symbol), or Jk for a joker`);
+      return card;
+    });
+    setHandFromCards(cards);
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+async function randomDeal() {
+  try {
+    const options = gameOptions();
+    const deal = await working("dealing", () => api("/api/deal",
+      { rules: options.rules, players: options.players }));
+    if (deal.cut) { $("cut").value = deal.cut; markCut(); }
+    $("hand-text").value = deal.hands[0];
+    setHandFromCards(words(deal.hands[0]));
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+function clearHand() {
+  state.hand = [];
+  handChanged();
+}
+
+function handChanged() {
+  const selected = new Set(state.hand);
+  for (const button of $("deck").querySelectorAll("button.card")) {
+    const on = selected.has(Number(button.dataset.tile));
+    button.classList.toggle("selected", on);
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+  const cards = handCards();
+  $("hand").replaceChildren(...cards.map((c) => cardView(c)));
+  $("hand-count").textContent = `${cards.length} of ${state.rules.cards_dealt}`;
+  $("result").hidden = true;
+  $("review").hidden = true;
+  state.placed = { front: [], middle: [], back: [] };
+  state.active = "front";
+  $("mine").hidden = cards.length !== state.rules.cards_dealt;
+  drawMine();
+  updateButtons();
+}
+
+function handComplete() { return state.rules && state.hand.length === state.rules.cards_dealt; }
+
+function updateButtons() {
+  $("solve").disabled = state.busy || !handComplete();
+  const full = ROWS.every((r) => state.placed[r].length === ROW_SIZES[r]);
+  $("grade").disabled = state.busy || !full;
+  $("declare").disabled = state.busy || !handComplete();
+  $("random-deal").disabled = state.busy;
+}
+
+// --- 3. the best setting ------------------------------------------------------------------------
+function pct(p) { return (100 * p).toFixed(1) + "%"; }
+// "± 0.093", or "± n/a" where a single deal leaves the standard error undefined.
+function pm(stderr) { return stderr === null ? "\u00b1 n/a" : "\u00b1 " + stderr.toFixed(3); }
+function signed(x, digits = 3) { return (x >= 0 ? "+" : "") + x.toFixed(digits); }
+
+// One row of a setting: name, cards, hand, and (when known) win / tie / loss as a bar.
+function rowLine(row, cardsText, category, rates) {
+  const cards = words(cardsText);
+  const line = el("div", "row-line");
+  line.dataset.row = row;
+  line.dataset.cards = cards.join(" ");
+  line.append(el("span", "row-name", row[0].toUpperCase() + row.slice(1)));
+  line.append(cardsView(cards));
+  line.append(el("span", "hand-name", label(category)));
+  const cell = el("div", "bar-cell");
+  if (rates) {
+    const [win, tie, loss] = rates;
+    const bar = el("div", "bar");
+    bar.title = `against one opponent's ${row}: win ${pct(win)}, tie ${pct(tie)}, loss ${pct(loss)}`;
+    for (const [name, value] of [["win", win], ["tie", tie], ["loss", loss]]) {
+      const part = el("span", name);
+      part.style.width = (100 * value) + "%";
+      bar.append(part);
+    }
+    cell.append(bar, el("div", "rates", `win ${pct(win)} \u00b7 tie ${pct(tie)} \u00b7 loss ${pct(loss)}`));
+  }
+  line.append(cell);
+  return line;
+}
+
+function rowsView(target, setting, categories, rates, discards) {
+  const box = $(target);
+  box.replaceChildren();
+  ROWS.forEach((row, r) => box.append(rowLine(row, setting[r], categories[r], rates && rates[row])));
+  if (discards) {
+    const line = el("div", "row-line");
+    line.dataset.row = "discard";
+    line.dataset.cards = discards;
+    line.append(el("span", "row-name", "Discard"), cardsView(words(discards)));
+    box.append(line);
+  }
+}
+
+function arrangementView(rows) {
+  const box = el("span");
+  rows.forEach((row, r) => {
+    if (r) box.append(el("span", "sep", " | "));
+    box.append(cardsView(words(row), { small: true }));
+  });
+  return box;
+}
+
+async function solve() {
+  const request = Object.assign({ cards: handCards().join(" "), top: 5 }, gameOptions());
+  try {
+    const sol = await working("solving", () => api("/api/solve", request));
+    showSolution(sol);
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+function unitsNote(players) {
+  const others = players - 1;
+  return `A unit is your net score in one deal, won from or paid to ` +
+    (others === 1 ? "the other player" : `the ${others} other players together`) +
+    ` (docs/rules.md#scoring).`;
+}
+
+function showSolution(sol) {
+  const rs = state.ruleSets[sol.rules];
+  const players = sol.p_scoop.length + 1;
+  const tied = sol.alternatives.filter((a) => a.tied).length;
+  $("headline").textContent = sol.declare
+    ? `Declare the automatic win (${label(sol.automatic_win)}). If you play the hand instead, the best setting is:`
+    : `${sol.rules}${sol.cut ? ` (cut ${sol.cut})` : ""}, ${players} players: the best setting` +
+      (tied ? `, statistically tied with ${tied} other${tied > 1 ? "s" : ""}` : "");
+  rowsView("best-rows", [sol.front, sol.middle, sol.back], sol.categories, sol.row_rates,
+           sol.discards);
+  $("ev").textContent = `EV ${signed(sol.ev)} ${pm(sol.stderr)} units a deal`;
+  $("ev-note").textContent = unitsNote(players) + " " + (sol.holdout
+    ? `\u00b1 is one standard error, measured on ${sol.holdout} new deals, not the ` +
+      `${sol.samples} that chose the setting (on those it averaged ${signed(sol.ev_in_sample)}: ` +
+      `the best of many noisy means, biased upward). Win, tie and loss: each row against one ` +
+      `opponent's. Exact among ${sol.candidates} non-dominated arrangements.`
+    : `\u00b1 is one standard error over the ${sol.samples} deals that chose the setting.`);
+  const odds = [];
+  const each = (ps) => ps.map(pct).join(" ");
+  if (rs.scoops) {
+    odds.push(`Scoop (lose no row to that opponent): ${each(sol.p_scoop)}`,
+              `scooped: ${each(sol.p_scooped)}`, `home run (scoop all three): ${pct(sol.p_home_run)}`);
+  } else if (rs.shots) {
+    odds.push(`Shot (win every row against that opponent): ${each(sol.p_scoop)}`,
+              `shot against you: ${each(sol.p_scooped)}`);
+    if (players === 4) odds.push(`home run (shoot all three): ${pct(sol.p_home_run)}`);
+  }
+  if (rs.bonus_hands) odds.push(`bonus units ${signed(sol.bonus_units)} a deal (bonus hands won minus paid)`);
+  $("odds").textContent = odds.join(" \u00b7 ");
+  $("declare-note").textContent = sol.automatic_win
+    ? `Automatic win (${label(sol.automatic_win)}): declaring averages ${signed(sol.ev_declare)} ` +
+      `a deal over the ${sol.samples} deals, the best setting played ${signed(sol.ev_in_sample)}: ` +
+      (sol.declare ? "declare." : "play.")
+    : "";
+  const body = $("alternatives").querySelector("tbody");
+  body.replaceChildren();
+  sol.alternatives.forEach((a, i) => {
+    const tr = el("tr");
+    tr.dataset.index = String(i + 1);
+    const cell = el("td");
+    cell.append(arrangementView([a.front, a.middle, a.back]));
+    tr.append(el("td", "num", String(i + 1)), cell, el("td", "num", signed(a.ev)),
+              el("td", "num", `${signed(a.diff)} ${pm(a.diff_stderr)}`));
+    const mark = el("td");
+    if (a.tied) mark.append(el("span", "tied", "tied"));
+    tr.append(mark);
+    body.append(tr);
+  });
+  $("result").hidden = false;
+}
+
+// --- 4. my own setting ---------------------------------------------------------------------------
+function drawMine() {
+  const placed = new Set(ROWS.flatMap((r) => state.placed[r]));
+  for (const row of ROWS) {
+    const target = document.querySelector(`.target[data-row="${row}"]`);
+    target.classList.toggle("active", state.active === row);
+    const name = row[0].toUpperCase() + row.slice(1);
+    target.querySelector(".target-name").textContent =
+      `${name} (${state.placed[row].length}/${ROW_SIZES[row]})`;
+    const cards = target.querySelector(".cards");
+    cards.replaceChildren();
+    for (const id of state.placed[row]) {
+      const button = cardView(state.tiles[id].card, { button: true });
+      button.dataset.tile = String(id);
+      button.title += ": take it back";
+      button.addEventListener("click", () => unplace(row, id));
+      cards.append(button);
+    }
+  }
+  const pool = $("pool");
+  pool.replaceChildren();
+  const left = state.hand.filter((id) => !placed.has(id));
+  $("pool-note").textContent = placed.size === state.rules.cards_kept
+    ? (left.length ? "Your discards:" : "") : "Your cards not set yet:";
+  const tilesOf = {};           // a doubled spade: two tiles of one card
+  for (const id of left) (tilesOf[state.tiles[id].card] ||= []).push(id);
+  for (const card of canonical(left.map((id) => state.tiles[id].card))) {
+    const id = tilesOf[card].shift();
+    const button = cardView(card, { button: true });
+    button.dataset.tile = String(id);
+    button.addEventListener("click", () => place(id));
+    pool.append(button);
+  }
+  updateButtons();
+}
+
+function place(id) {
+  let row = state.active;
+  if (state.placed[row].length >= ROW_SIZES[row]) {
+    row = ROWS.find((r) => state.placed[r].length < ROW_SIZES[r]);
+    if (!row) return;                       // every row is full: the rest are discards
+  }
+  state.placed[row].push(id);
+  if (state.placed[row].length === ROW_SIZES[row]) {
+    state.active = ROWS.find((r) => state.placed[r].length < ROW_SIZES[r]) || row;
+  } else {
+    state.active = row;
+  }
+  drawMine();
+}
+
+function unplace(row, id) {
+  state.placed[row] = state.placed[row].filter((i) => i !== id);
+  state.active = row;
+  drawMine();
+}
+
+async function grade(setting) {
+  const request = Object.assign({ cards: handCards().join(" "), setting }, gameOptions());
+  try {
+    const review = await working("grading your setting", () => api("/api/review", request));
+    showReview(review);
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+function mySetting() {
+  return ROWS.map((r) => canonical(state.placed[r].map((id) => state.tiles[id].card)).join(" "));
+}
+
+function showReview(r) {
+  const best = r.best;
+  $("review-ev").textContent = r.ev === null ? "nothing (it cannot be played)"
+    : `${signed(r.ev)} ${pm(r.stderr)}`;
+  $("review-best-ev").textContent = signed(r.best_ev) + (r.best_declares ? " (declaring)" : "");
+  $("review-samples").textContent = String(r.samples);
+  $("review-diff").textContent = r.diff === null ? "none (a foul cannot be played)"
+    : `${signed(r.diff)} ${pm(r.diff_stderr)}`;
+  $("review-tied").hidden = !r.tied;
+  $("review-rank").textContent = r.rank === null ? "none" : String(r.rank);
+  $("review-choices").textContent = String(r.choices);
+  $("review-foul").hidden = r.fouls.length === 0;
+  $("review-foul").textContent = `Fouled: ${r.fouls.join(" and ")}.`;
+  const dominated = $("review-dominated");
+  dominated.hidden = !r.dominated_by;
+  dominated.replaceChildren();
+  if (r.dominated_by) {
+    dominated.append("Dominated by ", arrangementView(r.dominated_by));
+  }
+  $("review-explanation").textContent = r.explanation;
+  if (r.declare) {
+    $("review-mine").replaceChildren(el("p", "", `You declare the automatic win (${label(r.automatic_win)}).`));
+  } else {
+    rowsView("review-mine", [r.front, r.middle, r.back], r.categories, r.row_rates, r.discards);
+  }
+  $("review-best-title").textContent = r.best_declares
+    ? "The best: declare (if played, this setting)" : "The best";
+  rowsView("review-best", [best.front, best.middle, best.back], best.categories,
+           best.row_rates, best.discards);
+  $("review").hidden = false;
+}
+
+// --- start ------------------------------------------------------------------------------------------
+async function start() {
+  try {
+    const info = await api("/api/rules");
+    for (const rs of info.rule_sets) state.ruleSets[rs.name] = rs;
+    $("rules").replaceChildren(...info.rule_sets.map((rs) => new Option(rs.name, rs.name)));
+    const choices = SAMPLE_CHOICES.filter((n) => n <= info.max_samples);
+    $("samples").replaceChildren(...choices.map((n) => new Option(String(n), String(n))));
+    $("samples").value = String(choices.includes(DEFAULT_SAMPLES) ? DEFAULT_SAMPLES : choices[0]);
+    chooseRules(info.rule_sets[0].name);
+  } catch (e) {
+    showError(`the page could not reach its server: ${e.message}`);
+    return;
+  }
+  $("rules").addEventListener("change", (e) => chooseRules(e.target.value));
+  $("cut").addEventListener("change", () => { markCut(); handChanged(); });
+  for (const id of ["players", "samples", "seed"]) {
+    $(id).addEventListener("change", () => { $("result").hidden = true; $("review").hidden = true; });
+  }
+  $("use-text").addEventListener("click", useText);
+  $("hand-text").addEventListener("keydown", (e) => { if (e.key === "Enter") useText(); });
+  $("random-deal").addEventListener("click", randomDeal);
+  $("clear-hand").addEventListener("click", clearHand);
+  $("solve").addEventListener("click", solve);
+  for (const row of ROWS) {
+    document.querySelector(`.target[data-row="${row}"] .target-name`)
+      .addEventListener("click", () => { state.active = row; drawMine(); });
+  }
+  $("grade").addEventListener("click", () => grade(mySetting()));
+  $("declare").addEventListener("click", () => grade("declare"));
+  $("clear-rows").addEventListener("click", () => {
+    state.placed = { front: [], middle: [], back: [] };
+    state.active = "front";
+    drawMine();
+  });
+}
+
+document.addEventListener("DOMContentLoaded", start);

@@ -1,0 +1,122 @@
+"""The study page in a real browser: headless Chromium (Debian's ``chromium`` package)
+driven by Playwright against the real server on a free loopback port.  It picks a hand
+by clicking the deck, solves it and checks the rows shown against ``solver.solve`` for
+the same arguments; sets its own rows by clicking and checks the review shown against
+``solver.review``; and saves a screenshot (``SOLVER_SCREENSHOT=path`` saves one there
+too: ``docs/study-page.png`` was made so).  Skipped, saying why, where Chromium or
+Playwright is missing; ``.ci/run`` installs Chromium, so CI runs it."""
+import os
+import shutil
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the study page needs the web extra: "
+                                      "pip install -e '.[web]'")
+pytest.importorskip("uvicorn", reason="the study page needs the web extra")
+CHROMIUM = os.environ.get("SOLVER_CHROMIUM", "/usr/bin/chromium")
+if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+    pytest.skip(f"no Chromium at {CHROMIUM} (Debian: apt-get install chromium; .ci/run "
+                f"installs it)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api",
+                               reason="the browser test drives Chromium with playwright")
+
+import solver  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+import load_server  # noqa: E402
+
+HAND = "As As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h Jk Kd Qc"     # both As, a joker
+MINE = ("Ks Kd Qh", "As As Jk 2h 3c", "Qc Jd Td 9c 8c")            # a dominated setting
+SAMPLES, SEED = 200, 0
+# Debian's chromium, fresh and quiet: no first-run pages, no network of its own.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def page():
+    chromium = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
+    with load_server.serving() as url, sync_api.sync_playwright() as playwright, \
+            tempfile.TemporaryDirectory() as profile:
+        browser = playwright.chromium.launch_persistent_context(
+            profile, executable_path=chromium, headless=True, args=CHROMIUM_ARGS,
+            viewport={"width": 1200, "height": 900})
+        tab = browser.new_page()
+        tab.problems = []
+        tab.on("console", lambda m: m.type == "error" and tab.problems.append(m.text))
+        tab.on("pageerror", lambda e: tab.problems.append(str(e)))
+        tab.goto(url)
+        tab.wait_for_selector("#deck button.card")
+        yield tab
+        browser.close()
+
+
+def _shown_rows(tab, container):
+    return {row: tab.get_attribute(f"{container} .row-line[data-row={row}]", "data-cards")
+            for row in ("front", "middle", "back", "discard")}
+
+
+def test_click_a_hand_solve_it_and_grade_your_own_setting(page, tmp_path):
+    page.select_option("#rules", "joker")
+    page.select_option("#samples", str(SAMPLES))
+    page.fill("#seed", str(SEED))
+    copies = Counter()
+    for card in HAND.split():                  # the deck picture: the second As, a joker
+        copies[card] += 1
+        page.click(f'#deck button[data-card="{card}"][data-copy="{copies[card]}"]')
+    assert page.inner_text("#hand-count") == "17 of 17"
+    page.click("#solve")
+    page.wait_for_selector("#result:not([hidden])", timeout=120_000)
+
+    cards = solver.format_cards(solver.parse_cards(HAND, "joker"))    # as the page sends it
+    sol = solver.solve(cards, "joker", samples=SAMPLES, seed=SEED, players=4, top=5)
+    shown = _shown_rows(page, "#best-rows")            # the library's rows, in its order
+    assert shown == dict(front=sol.front, middle=sol.middle, back=sol.back,
+                         discard=sol.discards)
+    assert page.inner_text("#ev") == f"EV {sol.ev:+.3f} ± {sol.stderr:.3f} units a deal"
+    assert page.locator("#alternatives tbody tr").count() == len(sol.alternatives)
+    first = page.locator("#alternatives tbody tr").first.locator("td").nth(3).inner_text()
+    assert first == f"{sol.alternatives[0].diff:+.3f} ± {sol.alternatives[0].diff_stderr:.3f}"
+
+    for row, text in zip(("front", "middle", "back"), MINE):
+        page.click(f'.target[data-row="{row}"] .target-name')
+        for card in text.split():
+            page.locator(f'#pool button[data-card="{card}"]').first.click()
+    page.click("#grade")
+    page.wait_for_selector("#review:not([hidden])", timeout=120_000)
+    r = solver.review(cards, MINE, "joker", samples=SAMPLES, seed=SEED, players=4)
+    assert r.dominated_by is not None                      # so the page shows that too
+    assert page.inner_text("#review-diff") == f"{r.diff:+.3f} ± {r.diff_stderr:.3f}"
+    assert page.inner_text("#review-ev") == f"{r.ev:+.3f} ± {r.stderr:.3f}"
+    assert page.inner_text("#review-rank") == str(r.rank)
+    assert page.inner_text("#review-choices") == str(r.choices)
+    assert page.inner_text("#review-explanation") == r.explanation
+    assert page.is_visible("#review-dominated")
+    mine = _shown_rows(page, "#review-mine")
+    assert mine == dict(front=r.front, middle=r.middle, back=r.back, discard=r.discards)
+    assert all(Counter(mine[row].split()) == Counter(text.split())       # my own cards
+               for row, text in zip(("front", "middle", "back"), MINE))
+
+    shot = tmp_path / "study-page.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+    if os.environ.get("SOLVER_SCREENSHOT"):
+        page.screenshot(path=os.environ["SOLVER_SCREENSHOT"], full_page=True)
+    assert page.problems == []                  # no script error, nothing blocked
+
+
+def test_bad_input_shows_the_librarys_message(page):
+    page.select_option("#rules", "classic")
+    page.fill("#hand-text", "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d")
+    page.click("#use-text")
+    page.click("#declare")                       # no automatic win in this hand
+    page.wait_for_selector("#error:not([hidden])", timeout=60_000)
+    with pytest.raises(ValueError) as e:
+        solver.review("As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d", "declare", "classic",
+                      samples=10)
+    assert page.inner_text("#error") == str(e.value)
