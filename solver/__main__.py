@@ -205,16 +205,17 @@ def _seat_numbers(text: str) -> list[int]:
                                          f"not {text!r}") from None
 
 
-def _commands(parser: argparse.ArgumentParser) -> tuple[str, ...]:
-    """The commands, as the parser has them (a command added there is listed here)."""
-    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return tuple(sub.choices)
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """The parser's commands and their parsers (a command added to the parser is found
+    here: the error for a mistyped command lists it)."""
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return action.choices
 
 
 def _options(parser: argparse.ArgumentParser, command: "str | None") -> dict[str, str]:
     """A command's options by name without the dashes (``{"cut": "--cut", ...}``)."""
-    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    actions = sub.choices[command]._actions if command in sub.choices else []
+    sub = _subparsers(parser).get(command)
+    actions = sub._actions if sub is not None else []
     return {option[2:]: option for action in actions for option in action.option_strings
             if option.startswith("--")}
 
@@ -235,7 +236,7 @@ def main(argv=None) -> int:
     """Run the command line on ``argv`` (default: ``sys.argv[1:]``); the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = _parser()
-    commands = _commands(parser)
+    commands = tuple(_subparsers(parser))
     try:
         if not argv or argv[0] not in commands + ("-h", "--help", "--version"):
             if argv and _is_a_mistyped_command(argv[0]):

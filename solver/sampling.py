@@ -167,10 +167,9 @@ def check_sampling(rs: RuleSet, n_seats: int, samples, seed, opponents=None, pol
     wrapped so that an exception it raises or a bad return value is a ``ValueError``
     naming the policy and the hand."""
     if opponents is None or samples is not None:
-        samples = check_int("samples", samples, None if opponents is None else 1)
+        samples = check_int("samples", samples, 1)
     seed = resolve_seed(seed)
     if opponents is None:
-        check_int("samples", samples, 1)
         check_memory("samples", samples, rs, n_seats)
     else:
         arrangement_is = "an arrangement is (front, middle, back), each row text or codes"

@@ -155,9 +155,10 @@ def settle(arrangements: Iterable[Arrangement], rules: "str | RuleSet",
 
     ``arrangements``: one ``(front, middle, back)`` per seat, each row as text or card
     codes, or one text ``"FRONT / MIDDLE / BACK"`` (``|`` separates too, as on the
-    command line).  ``cut``: the cut card (``bonus``).  ``declared`` (``classic``): the seats that
-    declare an automatic win, as seat numbers or ``{seat: name}``; their split need not be
-    legal.  ``detail=True`` returns a :class:`Settlement` with the pair-by-pair breakdown.
+    command line).  ``cut``: the cut card (``bonus``).  ``declared`` (``classic``): the
+    seats that declare an automatic win, as seat numbers or ``{seat: name}``; their split
+    need not be legal.  ``detail=True`` (a real bool) returns a :class:`Settlement` with
+    the pair-by-pair breakdown.
 
     ``joker``/``bonus`` reject a fouled arrangement (it cannot be played); ``pagat``
     and ``classic`` score it as their rules say (docs/rules.md#legality).

@@ -286,7 +286,7 @@ def test_a_bad_batch_line_is_named(capsys, tmp_path, monkeypatch):
 
 
 def test_a_mistyped_command_is_neither_a_command_nor_a_card(capsys):
-    commands = cli._commands(cli._parser())
+    commands = tuple(cli._subparsers(cli._parser()))
     assert {"solve", "eval", "settle", "deal"} <= set(commands)
     code, out, err = run(capsys, "bogus", "--rules", "classic")
     assert (code, out) == (2, "")
