@@ -9,33 +9,36 @@
                      [--top 5] [--json]
                      [--batch FILE] [--workers N] [--quiet]
     python -m solver eval ROW ... [--rules joker] [--cut 4c] [--json]
-    python -m solver settle SEAT ... [--rules joker] [--cut 4c] [--declare SEAT ...] [--json]
-    python -m solver deal [--rules joker] [--seed 0] [--players N] [--json]
+    python -m solver settle SEAT ... [--rules joker] [--cut 4c] [--declare SEAT[,SEAT]]
+                     [--json]
+    python -m solver deal [--rules joker] [--cut 4c] [--seed 0] [--players N] [--json]
     python -m solver review CARDS ... --setting 'FRONT / MIDDLE / BACK' [--rules joker]
                      [--cut 4c] [--players N] [--samples 1000] [--seed 0] [--json]
     python -m solver serve [--host 127.0.0.1] [--port 8000] [--max-samples 4000]
                      [--timeout 60]
 
 ``solve`` is the default when the first argument is not a command; with no arguments it
-solves a sample ``joker`` hand.  Bad input prints one line on stderr and exits with 2.
-The text layout is :mod:`solver.display`'s.
+solves a sample ``joker`` hand.  Bad input prints one line on stderr, in the command
+line's words (``--cut 4c``, not the library's ``cut='4c'``: :func:`solver._checks.cli_words`),
+and exits with 2.  The text layout is :mod:`solver.display`'s.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import os
-import re
 import sys
 import time
 import warnings
 
 import solver
 from . import _jit
-from ._checks import check_int
+from ._checks import check_int, cli_words
 from .display import deal_text, row_value_text, settlement_text, sort_row
 from .rules import RULE_SET_NAMES, rule_set
+from .settle import split_arrangement
 
 # A sample hand for each deal size (17: joker, 16: bonus, 13: pagat and classic).
 SAMPLE_HANDS = {17: "As As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h Jk Kd Qc",
@@ -43,8 +46,6 @@ SAMPLE_HANDS = {17: "As As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h Jk Kd Qc",
                 13: "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d"}
 SAMPLE_CUT = "4c"                 # the cut card of the sample bonus hand
 SAMPLE_HAND = SAMPLE_HANDS[17]
-COMMANDS = ("solve", "eval", "settle", "deal", "review", "serve")
-_ROW_SEPARATOR = re.compile(r"\s*[/|]\s*")
 
 PROGRESS_NOTE = """\
 progress: the first run compiles the solver's kernels (about 15 s; cached on disk
@@ -120,8 +121,9 @@ def _parser() -> argparse.ArgumentParser:
                         "(default: 0.05 with --effort fast, 0.005 with max)")
     s.add_argument("--top", type=int, default=5, help="alternative settings to show")
     s.add_argument("--batch", metavar="FILE", default=None,
-                   help="solve every hand in FILE, one a line ('#' comments; a line may end "
-                        "with 'cut 4c' for its own cut card), in parallel")
+                   help="solve every hand in FILE ('-': standard input), one a line ('#' "
+                        "comments; a line may end with 'cut 4c' for its own cut card), in "
+                        "parallel")
     s.add_argument("--workers", type=int, default=None,
                    help="--batch: local processes (default: one per core)")
     s.add_argument("--quiet", action="store_true",
@@ -142,17 +144,20 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("seats", nargs="+", metavar="SEAT",
                    help="one seat's rows 'FRONT / MIDDLE / BACK' (quoted; '|' works too)")
     rules_options(t)
-    t.add_argument("--declare", type=int, nargs="+", default=None, metavar="SEAT",
-                   help="seats that declare an automatic win (classic)")
+    # One value an option (repeated, or seats separated by commas), so that the seats'
+    # rows after it are not taken for more seat numbers.
+    t.add_argument("--declare", type=_seat_numbers, action="append", default=None,
+                   metavar="SEAT[,SEAT]",
+                   help="seats that declare an automatic win (classic): '--declare 0', "
+                        "'--declare 0,2' or '--declare 0 --declare 2'")
 
     d = sub.add_parser("deal", formatter_class=_Formatter, help="a random deal to try",
                        description="A random deal (the first deal of a "
                                    "'python -m solver.arena' match with this seed).")
-    d.add_argument("--rules", default="joker", help=f"rule set: {', '.join(RULE_SET_NAMES)}")
+    rules_options(d)
     d.add_argument("--seed", type=int, default=0, help="seed of the deal")
     d.add_argument("--players", type=int, default=None,
                    help="seats (default: the rule set's largest, 4)")
-    d.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     r = sub.add_parser("review", formatter_class=_Formatter, help="grade your own setting",
                        description="Your own setting of a hand against the best one, on the "
@@ -191,13 +196,53 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _seat_numbers(text: str) -> list[int]:
+    """``--declare``'s value: seat numbers separated by commas."""
+    try:
+        return [int(seat) for seat in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seat numbers (0, 1, ...) separated by commas, "
+                                         f"not {text!r}") from None
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """The parser's commands and their parsers (a command added to the parser is found
+    here: the error for a mistyped command lists it)."""
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return action.choices
+
+
+def _options(parser: argparse.ArgumentParser, command: "str | None") -> dict[str, str]:
+    """A command's options by name without the dashes (``{"cut": "--cut", ...}``)."""
+    sub = _subparsers(parser).get(command)
+    actions = sub._actions if sub is not None else []
+    return {option[2:]: option for action in actions for option in action.option_strings
+            if option.startswith("--")}
+
+
+def _is_a_mistyped_command(word: str) -> bool:
+    """Whether the first word, not a command, is not a card either: one word (a hand in
+    one quoted string is cards) that does not read as cards."""
+    if word.startswith("-") or len(word.replace(",", " ").split()) != 1:
+        return False
+    try:
+        solver.format_cards(word)
+    except ValueError as e:
+        return str(e).startswith("unknown card")
+    return False
+
+
 def main(argv=None) -> int:
     """Run the command line on ``argv`` (default: ``sys.argv[1:]``); the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] not in COMMANDS + ("-h", "--help", "--version"):
-        argv = ["solve"] + argv
     parser = _parser()
+    commands = tuple(_subparsers(parser))
     try:
+        if not argv or argv[0] not in commands + ("-h", "--help", "--version"):
+            if argv and _is_a_mistyped_command(argv[0]):
+                parser.error(f"unknown command or card {argv[0]!r}; commands: "
+                             f"{', '.join(commands)}")
+            argv = ["solve"] + argv
         args = parser.parse_args(argv)
     except SystemExit as e:                       # --help, --version, a usage error
         return e.code if isinstance(e.code, int) else 2
@@ -205,7 +250,7 @@ def main(argv=None) -> int:
         return {"solve": _solve, "eval": _eval, "settle": _settle, "deal": _deal,
                 "review": _review, "serve": _serve}[args.command](args)
     except (ValueError, OSError) as err:
-        message = " ".join(str(err).split())
+        message = cli_words(" ".join(str(err).split()), _options(parser, args.command))
         print(f"{parser.prog}: error: {message}", file=sys.stderr)
         return 2
 
@@ -224,6 +269,9 @@ def _solve(args) -> int:
         if args.cards:
             raise ValueError("give the cards or --batch FILE, not both")
         return _solve_batch(args, rs, options)
+    if args.workers is not None:
+        raise ValueError("--workers sets the processes of --batch; without it one hand is "
+                         "solved, in this process")
     cards = " ".join(args.cards) if args.cards else SAMPLE_HANDS.get(rs.cards_dealt, "")
     cut = args.cut
     if not args.cards and rs.cut_card and cut is None:
@@ -241,28 +289,39 @@ def _solve(args) -> int:
     return 0
 
 
+STDIN = "-"                       # --batch -: the hands come on standard input
+
+
+def _batch_name(path: str) -> str:
+    return "standard input" if path == STDIN else path
+
+
 def _read_batch(path: str, cut) -> list[tuple[str, object, int]]:
-    """(hand, cut card, line number) of each hand in a batch file."""
+    """(hand, cut card, line number) of each hand in a batch file (``-``: standard
+    input)."""
     entries = []
-    with open(path, encoding="utf-8") as f:
+    # Standard input is read but left open: it is not ours to close.
+    lines = open(path, encoding="utf-8") if path != STDIN else contextlib.nullcontext(sys.stdin)
+    with lines as f:
         for number, line in enumerate(f, 1):
             text = line.split("#", 1)[0].strip()
             if text:
                 hand, _, own_cut = text.partition(" cut ")
                 entries.append((hand.strip(), own_cut.strip() or cut, number))
     if not entries:
-        raise ValueError(f"{path}: no hands (give one a line)")
+        raise ValueError(f"{_batch_name(path)}: no hands (give one a line)")
     return entries
 
 
 def _solve_batch(args, rs, options) -> int:
     from .batch import _check_hand
     entries = _read_batch(args.batch, args.cut)
+    source = _batch_name(args.batch)
     for hand, cut, number in entries:
         try:
             _check_hand(hand, cut, rs)
         except ValueError as e:
-            raise ValueError(f"{args.batch} line {number}: {e}") from None
+            raise ValueError(f"{source} line {number}: {e}") from None
     hands = [h for h, _, _ in entries]
     cuts = [c for _, c, _ in entries]
     if not args.quiet:
@@ -270,9 +329,16 @@ def _solve_batch(args, rs, options) -> int:
         _jit.compile_notice(_kernels())
     start = time.perf_counter()
     # The notice is given once, here; worker processes inherit SOLVER_QUIET=1.
-    with _jit.quiet():
-        solutions = solver.solve_many(hands, rs, cuts, workers=args.workers,
-                                      progress=False if args.quiet else None, **options)
+    try:
+        with _jit.quiet():
+            solutions = solver.solve_many(hands, rs, cuts, workers=args.workers,
+                                          progress=False if args.quiet else None, **options)
+    except ValueError as e:
+        # solve_many names a hand by its index; the file's user knows it by its line.
+        index, colon, rest = str(e).removeprefix("hand ").partition(": ")
+        if not (colon and index.isdigit() and int(index) < len(entries)):
+            raise
+        raise ValueError(f"{source} line {entries[int(index)][2]}: {rest}") from None
     if args.json:
         _print_json([s.to_dict() for s in solutions])
         return 0
@@ -298,21 +364,23 @@ def _eval(args) -> int:
 
 
 def _split_seat(seat: int, text: str) -> tuple[str, str, str]:
-    rows = _ROW_SEPARATOR.split(text.strip())
-    if len(rows) != 3:
-        raise ValueError(f"seat {seat}: give three rows 'FRONT / MIDDLE / BACK', not {text!r}")
-    return tuple(solver.format_cards(r) if r else r for r in rows)
+    try:
+        rows = split_arrangement(text)
+    except ValueError as e:
+        raise ValueError(f"seat {seat}: {e}") from None
+    return tuple(solver.format_cards(r) for r in rows)
 
 
 def _settle(args) -> int:
     seats = [_split_seat(i, text) for i, text in enumerate(args.seats)]
-    settlement = solver.settle(seats, args.rules, args.cut, declared=args.declare, detail=True)
+    declared = [seat for seats_given in args.declare or () for seat in seats_given] or None
+    settlement = solver.settle(seats, args.rules, args.cut, declared=declared, detail=True)
     if args.json:
         _print_json(dataclasses.asdict(settlement))
         return 0
     categories = [[solver.row_value(r, args.rules, args.cut).category for r in seat]
                   for seat in seats]
-    print(settlement_text(settlement, seats, categories, declared=args.declare or ()))
+    print(settlement_text(settlement, seats, categories, declared=declared or ()))
     return 0
 
 
@@ -322,9 +390,9 @@ def _deal(args) -> int:
     seed = check_int("seed", args.seed, 0)
     players = rs.max_seats if args.players is None else args.players
     if players not in rs.seats:
-        raise ValueError(f"the {rs.name} rule set plays with "
-                         f"{' or '.join(map(str, rs.seats))} players, not {players}")
-    hands, cut = deal_hands(rs, players, seed, 0)
+        raise ValueError(f"players={players}: the {rs.name} rule set plays with "
+                         f"{' or '.join(map(str, rs.seats))} players")
+    hands, cut = deal_hands(rs, players, seed, 0, cut=args.cut)
     if args.json:
         _print_json(dict(rules=rs.name, seed=seed, cut=cut,
                          hands=[sort_row(h, group=False) for h in hands]))

@@ -5,7 +5,9 @@ input never reaches numpy (a cryptic error), ``int()`` (a silent truncation) or 
 """
 from __future__ import annotations
 
-from typing import Optional
+import inspect
+import re
+from typing import Mapping, Optional
 
 import numpy as np
 
@@ -43,3 +45,51 @@ def check_int(name: str, value, minimum: Optional[int] = None,
     if maximum is not None and value > maximum:
         raise ValueError(f"{name} must be at most {maximum}, not {value}")
     return value
+
+
+def function_name(function) -> str:
+    """How an error names a caller's function: its qualified name (``<lambda>`` too)."""
+    return getattr(function, "__qualname__", None) or repr(function)
+
+
+def check_signature(function, who: str, takes: str) -> None:
+    """A ``ValueError`` naming ``who`` when ``function`` cannot be called with the three
+    arguments of a setter, ``takes`` (``"(hand, rules, cut)"``): said once, up front,
+    rather than a ``TypeError`` a hand.  A function whose signature Python cannot tell
+    (some built-ins) is let through."""
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return
+    try:
+        signature.bind(None, None, None)
+    except TypeError:
+        raise ValueError(f"{who} must take {takes}, but its signature is "
+                         f"{signature}") from None
+
+
+def cli_words(message: str, options: Mapping[str, str]) -> str:
+    """A library error ``message`` in a command line's words: an argument written as
+    Python writes it (``cut='4c'``, ``samples=0``, ``samples must be ...``) as the option
+    it is there (``--cut 4c``, ``--samples 0``, ``--samples must be ...``).  ``options``:
+    the command's options by argument name (``{"cut": "--cut"}``); other words stay.
+
+    >>> cli_words("the bonus rule set needs the cut card, e.g. cut='4c'", {"cut": "--cut"})
+    'the bonus rule set needs the cut card, e.g. --cut 4c'
+    >>> cli_words("samples must be at least 1, not 0", {"samples": "--samples"})
+    '--samples must be at least 1, not 0'
+    """
+    names = "|".join(re.escape(name) for name in sorted(options, key=len, reverse=True))
+    if not names:
+        return message
+
+    def option(match: re.Match) -> str:
+        value = next((v for v in match.group("value", "quoted") if v is not None), None)
+        return options[match.group("name")] + (f" {value}" if value else "")
+
+    # name=value, name='value' or a bare name= ("with no samples=").
+    message = re.sub(rf"(?<![\w.-])(?P<name>{names})=(?:'(?P<quoted>[^']*)'|"
+                     rf"(?P<value>[^\s,;:()']+))?", option, message)
+    # "name must be ..." and "name: ..." where a message starts with the argument.
+    return re.sub(rf"(?:^|(?<=: ))(?P<name>{names})(?= must\b|: )",
+                  lambda m: options[m.group("name")], message)

@@ -41,6 +41,7 @@ import functools
 import importlib
 import json
 import math
+import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -48,7 +49,7 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
-from ._checks import check_int, is_int
+from ._checks import check_int, check_signature, is_int
 from .batch import parallel_map
 from .cards import card_name, deck_codes, format_cards, to_codes
 from .rules import RuleSet, rule_set as _rules
@@ -158,11 +159,22 @@ def _saved_meta(path: str) -> str:
 
 @dataclass(frozen=True)
 class FunctionSetter(Setter):
-    """A function ``(cards, rules, cut) -> (front, middle, back)``."""
+    """A function ``(cards, rules, cut) -> (front, middle, back)``.  An exception it
+    raises is a ``ValueError`` naming the setter and the hand, the cause chained."""
     function: Callable = None
 
     def set(self, cards, rules, cut, players, seed):
-        return self.function(cards, rules, cut)
+        try:
+            return self.function(cards, rules, cut)
+        except Exception as e:
+            raise ValueError(f"setter {self.name!r} failed on the hand {cards!r}: "
+                             f"{type(e).__name__}: {e}") from e
+
+
+def _function_setter(name: str, function: Callable) -> FunctionSetter:
+    """A :class:`FunctionSetter`, its signature checked once (not a TypeError a hand)."""
+    check_signature(function, f"setter {name!r}", "(cards, rules, cut)")
+    return FunctionSetter(name=name, function=function)
 
 
 def setter(spec: "str | Setter | Callable") -> Setter:
@@ -175,7 +187,7 @@ def setter(spec: "str | Setter | Callable") -> Setter:
     if isinstance(spec, Setter):
         return spec
     if callable(spec):
-        return FunctionSetter(name=getattr(spec, "__name__", "function"), function=spec)
+        return _function_setter(getattr(spec, "__name__", "function"), spec)
     if not isinstance(spec, str):
         raise ValueError(f"a setter is a name, a Setter or a function, not {spec!r}")
     head, _, options = spec.partition(":")
@@ -219,25 +231,31 @@ def setter(spec: "str | Setter | Callable") -> Setter:
     if head == "random" and not options:
         return RandomSetter(name=spec)
     if options and all(part.isidentifier() for part in head.split(".")):
-        module = importlib.import_module(head)
+        try:
+            module = importlib.import_module(head)
+        except ImportError as e:
+            raise ValueError(f"setter {spec!r}: cannot import {head} ({e})") from e
         function = getattr(module, options, None)
         if not callable(function):
             raise ValueError(f"setter {spec!r}: {head} has no function {options!r}")
-        return FunctionSetter(name=spec, function=function)
+        return _function_setter(spec, function)
     raise ValueError(f"unknown setter {spec!r}; built-in: solve[:samples=N,precision=P,"
                      f"effort=E,model=M], model[:name=M], field, sbf, random, saved:FILE, "
                      f"or module:function")
 
 
 # --- deals and plays ------------------------------------------------------------------------
-def deal_hands(rs: RuleSet, n_seats: int, seed: int, index: int):
+def deal_hands(rs: RuleSet, n_seats: int, seed: int, index: int, cut=None):
     """Deal ``index`` of a match with ``seed``: (the seats' hands as texts, the cut card
-    or None).  ``python -m solver deal --seed S`` shows deal 0."""
+    or None).  ``python -m solver deal --seed S`` shows deal 0.  ``cut``: the cut card
+    to deal the rest around (``bonus``; default: drawn with the deal)."""
+    from .rows import cut_taken
+    given = None if cut is None else min(cut_taken(rs, cut))     # validated for the rules
     rng = np.random.default_rng([seed, index])
     deck = np.array(deck_codes(rs), np.int64)
-    cut = None
     if rs.cut_card:
-        cut_code = int(rng.integers(52))
+        drawn = int(rng.integers(52))      # drawn even when given: the same stream after it
+        cut_code = drawn if given is None else given
         cut = card_name(cut_code)
         deck = deck[deck != cut_code]
     cards = rng.permutation(deck)[:n_seats * rs.cards_dealt]
@@ -262,10 +280,14 @@ def _setter_seed(seed: int, index: int, hand: int, side: int) -> int:
 def _check_setting(rows, hand: str, rs: RuleSet, cut, who: str):
     """The setting as (front, middle, back) texts and whether it declares; ValueError
     unless it is 13 of the hand's own cards in rows of 3, 5 and 5."""
-    rows = list(rows) if rows is not None else []
-    declare = len(rows) == 4 and rows[3] == "declare"
+    returned = rows
+    try:
+        rows = [] if isinstance(rows, (str, bytes)) else list(rows)
+    except TypeError:                                # None, a number: not a setting
+        rows = []
+    declare = len(rows) == 4 and isinstance(rows[3], str) and rows[3] == "declare"
     if len(rows) not in (3, 4) or (len(rows) == 4 and not declare):
-        raise ValueError(f"{who} returned {rows!r} for {hand!r}: a setting is "
+        raise ValueError(f"{who} returned {returned!r} for {hand!r}: a setting is "
                          f"(front, middle, back), optionally with 'declare'")
     texts = []
     for name, size, row in zip(("front", "middle", "back"), (3, 5, 5), rows[:3]):
@@ -378,7 +400,13 @@ def _summarise(a, b, rs, n_seats, layout, seed, results: list[_DealResult]) -> M
 def _play_chunk(args) -> list[_DealResult]:
     a, b, rules_name, n_seats, layout, seed, indices = args
     rs = _rules(rules_name)
-    return [_play_deal(a, b, rs, n_seats, layout, seed, i) for i in indices]
+    results = []
+    for i in indices:
+        try:
+            results.append(_play_deal(a, b, rs, n_seats, layout, seed, i))
+        except ValueError as e:
+            raise ValueError(f"deal {i}: {e}") from e
+    return results
 
 
 def match(a, b, rules: "str | RuleSet", *, players: Optional[int] = None,
@@ -393,8 +421,8 @@ def match(a, b, rules: "str | RuleSet", *, players: Optional[int] = None,
     rs = _rules(rules)
     n_seats = rs.max_seats if players is None else players
     if not is_int(n_seats) or n_seats not in rs.seats:
-        raise ValueError(f"players: {rs.name} plays with "
-                         f"{' or '.join(map(str, rs.seats))} players, not {players!r}")
+        raise ValueError(f"players={players!r}: {rs.name} plays with "
+                         f"{' or '.join(map(str, rs.seats))} players")
     if layout is None:
         layout = "heads-up" if n_seats == 2 else "one-v-rest"
     if layout not in LAYOUTS:
@@ -406,20 +434,27 @@ def match(a, b, rules: "str | RuleSet", *, players: Optional[int] = None,
     chunk = max(1, min(25, deals // 40 or 1))
     tasks = [(a, b, rs.name, n_seats, layout, int(seed), list(range(i, min(deals, i + chunk))))
              for i in range(0, deals, chunk)]
-    chunks = parallel_map(_play_chunk, tasks, workers=workers, client=client,
-                          progress=progress, desc=f"{a.name} vs {b.name}")
+    try:
+        chunks = parallel_map(_play_chunk, tasks, workers=workers, client=client,
+                              progress=progress, desc=f"{a.name} vs {b.name}")
+    except ValueError as e:
+        # parallel_map names the failing task ("item 3: ..."), a chunk of deals: the
+        # message already names the deal.
+        raise ValueError(re.sub(r"^items? \d+(-\d+)?: (?=deal \d+: )", "", str(e))) from e
     results = [r for c in chunks for r in c]
     return _summarise(a, b, rs, n_seats, layout, int(seed), results)
 
 
-def exploitability(policy=None, rules: "str | RuleSet" = "classic", players: int = 2, *,
+def exploitability(policy=None, rules: "str | RuleSet" = "joker",
+                   players: Optional[int] = None, *,
                    deals: int = 200, samples: int = 1000, seed: int = 0,
                    workers: Optional[int] = 1, client=None, progress=None) -> MatchResult:
     """What the best response to ``policy`` wins from the policy itself, in units a hand
     (``mean``, with its 95% CI): a match of ``solve(..., policy=policy, samples=samples)``
     against the policy's own settings, on duplicate deals, one best responder against
     the rest.  A lower bound on the policy's exploitability: a better response (more
-    samples) can only win more.
+    samples) can only win more.  ``players``: default 2 where the rule set seats two
+    (heads-up: the plainest measure), else its largest table (``joker``, ``bonus``: 4).
 
     ``policy``: None or ``"table"`` (the default model), ``"field"``, ``"sbf"``, a
     :class:`solver.model.TableModel`, or a setter function ``(cards, rules, cut) ->
@@ -431,6 +466,9 @@ def exploitability(policy=None, rules: "str | RuleSet" = "classic", players: int
         own = FunctionSetter(name=getattr(policy, "__name__", "policy"), function=policy)
     best = SolveSetter(name=f"best response ({samples} samples)", samples=samples,
                        model=policy)
+    if players is None:
+        rs = _rules(rules)
+        players = 2 if 2 in rs.seats else rs.max_seats
     return match(best, own, rules, players=players, deals=deals, seed=seed,
                  workers=workers, client=client, progress=progress)
 
@@ -438,39 +476,45 @@ def exploitability(policy=None, rules: "str | RuleSet" = "classic", players: int
 
 # --- command line -----------------------------------------------------------------------------
 def main(argv=None) -> int:
-    """``python -m solver.arena``: a match, or the exploitability of a policy."""
-    import argparse
+    """``python -m solver.arena``: a match, or the exploitability of a policy.  The same
+    conventions as ``python -m solver``: the ``joker`` rule set by default, one default
+    shown per option, and bad input as one line on stderr with exit code 2."""
     import sys
-    parser = argparse.ArgumentParser(
-        prog="python -m solver.arena",
-        description="Duplicate-deal matches between Chinese Poker setters.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    sub = parser.add_subparsers(dest="command", required=True)
+    from .__main__ import _Formatter, _Parser, _options
+    from ._checks import cli_words
+    prog = "python -m solver.arena"
+    parser = _Parser(prog=prog, formatter_class=_Formatter,
+                     description="Duplicate-deal matches between Chinese Poker setters.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def common(p):
-        p.add_argument("--rules", default="classic", help="rule set")
+        p.add_argument("--rules", default="joker", help="rule set (as python -m solver)")
         p.add_argument("--players", type=int, default=None,
-                       help="seats (default: 2 for exploitability, else the largest table)")
+                       help="seats (default: the rule set's largest table; exploitability: "
+                            "2 where the rule set seats two)")
         p.add_argument("--deals", type=int, default=200, help="duplicate deals")
         p.add_argument("--seed", type=int, default=0, help="match seed")
         p.add_argument("--workers", type=int, default=1, help="local processes")
         p.add_argument("--json", metavar="FILE", help="also write the result as JSON")
         p.add_argument("--quiet", action="store_true", help="no progress bar")
 
-    m = sub.add_parser("match", help="setter A against setter B",
-                       formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    m.add_argument("a", help="setter A: solve[:samples=N,model=M], model[:name=M], field, "
-                             "sbf, random, or module:function")
+    m = sub.add_parser("match", help="setter A against setter B", formatter_class=_Formatter)
+    m.add_argument("a", help="setter A: solve[:samples=N,precision=P,effort=E,model=M], "
+                             "model[:name=M], field, sbf, random, saved:FILE, or "
+                             "module:function")
     m.add_argument("b", help="setter B (same forms)")
     m.add_argument("--layout", choices=LAYOUTS, default=None,
-                   help="default: heads-up with 2 seats, else one-v-rest")
+                   help="seating (default: heads-up with 2 seats, else one-v-rest)")
     common(m)
     e = sub.add_parser("exploitability", help="the best response to a policy against it",
-                       formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                       formatter_class=_Formatter)
     e.add_argument("--policy", default="table", help="table, field or sbf")
     e.add_argument("--samples", type=int, default=1000, help="the best response's samples")
     common(e)
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:                   # --help, a usage error
+        return exit_.code if isinstance(exit_.code, int) else 2
     progress = False if args.quiet else None
     try:
         if args.command == "match":
@@ -478,11 +522,12 @@ def main(argv=None) -> int:
                            seed=args.seed, layout=args.layout, workers=args.workers,
                            progress=progress)
         else:
-            result = exploitability(args.policy, args.rules, args.players or 2,
+            result = exploitability(args.policy, args.rules, args.players,
                                     deals=args.deals, samples=args.samples, seed=args.seed,
                                     workers=args.workers, progress=progress)
     except ValueError as err:
-        print(f"python -m solver.arena: error: {err}", file=sys.stderr)
+        message = cli_words(" ".join(str(err).split()), _options(parser, args.command))
+        print(f"{prog}: error: {message}", file=sys.stderr)
         return 2
     print(result)
     if args.json:

@@ -54,6 +54,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, TypeVa
 import numba
 
 from .cards import format_cards, parse_cards
+from .rows import bonus_rank_of
 from .rules import rule_set
 from .solve import Solution, solve
 
@@ -408,13 +409,10 @@ def _check_hand(hand, cut, rs) -> None:
     n = bin(parse_cards(text, rs)).count("1")
     if n != rs.cards_dealt:
         raise ValueError(f"the {rs.name} rule set deals {rs.cards_dealt} cards, not {n}")
+    bonus_rank_of(rs, cut)       # a cut card where the rule set has one, and only there
     if not rs.cut_card:
         return
-    if cut is None:
-        raise ValueError(f"the {rs.name} rule set needs a cut card (cut=)")
     cut_text = format_cards(cut if isinstance(cut, str) else [cut])
-    if bin(parse_cards(cut_text, rs)).count("1") != 1:
-        raise ValueError(f"the cut is one card, not {cut_text!r}")
     try:
         parse_cards(f"{text} {cut_text}", rs)
     except ValueError as e:

@@ -38,6 +38,15 @@ CardsLike = Union[str, int, Iterable[int], Iterable[str]]
 _SUIT_SYMBOLS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c", "♤": "s", "♡": "h", "♢": "d", "♧": "c"}
 _JOKER_TOKENS = {"jk", "x"}
 _TOKEN_SPLIT = re.compile(r"[\s,]+")
+# Phones and chat apps send a suit symbol followed by a variation selector (U+FE0F: draw
+# it as an emoji; U+FE0E: as text), so a pasted A♠️ looks like A♠ but is one character
+# longer.  The selectors say nothing about the card: they are dropped.
+_VARIATION_SELECTORS = str.maketrans("", "", "\ufe0e\ufe0f")
+# One card at the start of a word, for the compact notation of treys and pokerkit
+# (``AsKsQsJsTs``).  Every card starts with a rank (``10`` is one) or a joker and a rank
+# is never a suit, so a word splits into cards in at most one way: ``Jk`` is a joker
+# because ``k`` is not a suit.
+_ONE_CARD = re.compile(r"(?:10|[2-9tjqka])[shdc♠♥♦♣♤♡♢♧]|jk|x", re.IGNORECASE)
 
 
 def code_rank(code: int) -> int:
@@ -76,6 +85,36 @@ def _parse_token(token: str) -> tuple[int, int] | None:
     return RANKS.index(rank_text.upper()), SUITS.index(suit_char)
 
 
+def _card_words(word: str) -> list[str]:
+    """The cards of one word: the word itself, or, written without separators
+    (``AsKsQs``), its cards one by one; a ``ValueError`` naming the card that does not
+    read when the word starts as cards but does not split into them."""
+    if _ONE_CARD.fullmatch(word):
+        return [word]
+    cards, at = [], 0
+    while at < len(word) and (card := _ONE_CARD.match(word, at)):
+        cards.append(card.group())
+        at = card.end()
+    if not cards:
+        return [word]                       # not cards at all: _parse_token names it
+    if at < len(word):
+        raise ValueError(f"unknown card {word[at:at + 2]!r} in {word!r}: cards written "
+                         f"without separators are a rank and a suit each (or Jk)")
+    return cards
+
+
+def _as_text(cards):
+    """``cards`` as text when they are given as UTF-8 ``bytes`` (as read from a file or
+    socket), else as they are."""
+    if isinstance(cards, (bytes, bytearray)):
+        try:
+            return bytes(cards).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ValueError(f"cards given as bytes must be UTF-8 text, not {cards!r} "
+                             f"({e.reason})") from None
+    return cards
+
+
 def parse_codes(text: str, rules: "str | RuleSet", taken: "set[int] | None" = None) -> list[int]:
     """Card codes of ``text`` in the order written, validated against the rule set's deck.
 
@@ -84,9 +123,11 @@ def parse_codes(text: str, rules: "str | RuleSet", taken: "set[int] | None" = No
     already used elsewhere (other rows, other seats); the new codes are added to it.
     """
     rs = rule_set(rules)
+    text = _as_text(text)
     if not isinstance(text, str):
         raise ValueError(f"cards must be given as text, not {text!r} ({type(text).__name__})")
-    tokens = [t for t in _TOKEN_SPLIT.split(text.strip()) if t]
+    words = _TOKEN_SPLIT.split(text.translate(_VARIATION_SELECTORS).strip())
+    tokens = [card for word in words if word for card in _card_words(word)]
     taken = set() if taken is None else taken
     codes: list[int] = []
     for token in tokens:
@@ -123,6 +164,10 @@ def parse_cards(text: str, rules: "str | RuleSet") -> int:
 
     >>> format_cards(parse_cards("As 10d jk, 2♣", "joker"))
     'As Td 2c Jk'
+    >>> format_cards(parse_cards("A♠\ufe0f K♥\ufe0f", "classic"))      # as phones paste them
+    'As Kh'
+    >>> format_cards(parse_cards("AsKsQsJsTs", "classic"))           # treys, pokerkit
+    'As Ks Qs Js Ts'
     >>> parse_cards("Ah Ah", "pagat")
     Traceback (most recent call last):
     ...
@@ -171,6 +216,7 @@ def format_cards(cards: CardsLike) -> str:
     ...
     ValueError: card code must be an integer, not 12.0 (float)
     """
+    cards = _as_text(cards)
     if isinstance(cards, str):
         return _format_text(cards)
     if is_int(cards):
@@ -204,13 +250,15 @@ def _items(cards) -> list:
 
 
 def to_codes(cards: CardsLike, rules: "str | RuleSet", taken: "set[int] | None" = None) -> list[int]:
-    """Codes of ``cards`` given as text, a hand bitmask, or a sequence of codes or texts.
+    """Codes of ``cards`` given as text (``str``, or UTF-8 ``bytes``), a hand bitmask, or
+    a sequence of codes or texts.
 
     Validates every card against the rule set's deck (copies, jokers), counting the cards
     in ``taken`` as already used (see :func:`parse_codes`).  Codes come back in their
     canonical form: the first free copy of a spade, the first free joker.
     """
     rs = rule_set(rules)
+    cards = _as_text(cards)
     if isinstance(cards, str):
         return parse_codes(cards, rs, taken)
     if is_int(cards):

@@ -23,7 +23,7 @@ import numpy as np
 from ._jit import in_ranges, njit
 from .autowin import KIND_DRAGON, automatic_win_kind
 from .kernels import ordinal3, ordinal5
-from .model import N_PARAMS, N_RECORD, ModelTables, TableModel, table_set
+from .model import N_PARAMS, N_RECORD, ModelTables, TableModel, model_seats, table_set
 from .rules import RuleSet
 from .scoring import row_bonus, seat_score
 from .scoring import AUTO_DRAGON, AUTO_PLAIN
@@ -312,6 +312,14 @@ def builtin_policy(policy, rules: RuleSet, n_seats: int, bonus_rank: "int | None
     if isinstance(policy, TableModel):
         if policy.rules.name != rules.name:
             raise ValueError(f"the model {policy!r} is for {policy.rules.name}, not {rules.name}")
+        if model_seats(rules, policy.n_seats) != model_seats(rules, n_seats):
+            # Where the best setting depends on the table size (scoop scoring, Mandarin
+            # home runs at four seats), a model of another table sets hands for the
+            # wrong game (solver.model.model_seats).
+            raise ValueError(f"the model {policy!r} is trained for {policy.n_seats} seats, "
+                             f"not {n_seats}: a {rules.name} hand's best setting depends "
+                             f"on the table size (train one with solver.policy_training."
+                             f"self_play(rules, {n_seats}, ...))")
         if bonus_rank is None:
             return POLICY_TABLE, None, None
         return POLICY_TABLE, policy.tables(bonus_rank), no_field

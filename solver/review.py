@@ -34,13 +34,13 @@ from .rules import ROW_SIZES, ROWS, SCHEME_ROWS, SCHEME_SCOOP, RuleSet, rule_set
 from .sampling import Policy, check_sampling, prepare_hand, sampled_opponents
 from .scoring import describe, row_bonus, score_candidates
 from .search import nondominated_arrangements
+from .settle import _ROW_SEPARATOR
 from .solution import Solution, _plain
 from .solve import _paired_difference, _stderr, solve
 
 __all__ = ["DECLARE", "Review", "review"]
 
 DECLARE = "declare"                       # the setting that declares an automatic win
-_ROW_SEPARATOR = re.compile(r"\s*[/|]\s*")
 _TOKEN_SPLIT = re.compile(r"[\s,]+")
 FRONT_NOT_BELOW_MIDDLE = "front >= middle"
 MIDDLE_ABOVE_BACK = "middle > back"
@@ -284,8 +284,10 @@ def _card_names(row) -> list[str]:
         row = " ".join(row)
     if not isinstance(row, str):
         return format_cards(row).split()        # card codes; ValueError for anything else
-    # Each token alone, against the largest deck: notation only.
-    return [card_name(parse_codes(t, "joker")[0]) for t in _TOKEN_SPLIT.split(row.strip()) if t]
+    # Each word alone, against the largest deck: notation only (a word may hold several
+    # cards written without separators, AsKsQs).
+    return [card_name(code) for word in _TOKEN_SPLIT.split(row.strip()) if word
+            for code in parse_codes(word, "joker")]
 
 
 def _times(n: int) -> str:

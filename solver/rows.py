@@ -2,14 +2,15 @@
 from __future__ import annotations
 
 import functools
+import itertools
 
 import numpy as np
 
 from . import kernels
 from ._checks import check_int, is_int
 from .cards import N_CODES, CardsLike, card_name, code_rank, parse_codes, to_codes
-from .rules import CATEGORIES, RANKS, RuleSet, rule_set
-from .tables import RowTables, row_tables, value_category, value_digits
+from .rules import CATEGORIES, CATEGORY_INDEX, RANKS, RuleSet, rule_set
+from .tables import RowTables, make_value, row_tables, value_category, value_digits
 
 
 def bonus_rank_of(rules: RuleSet, cut: "str | int | None") -> int:
@@ -22,7 +23,7 @@ def bonus_rank_of(rules: RuleSet, cut: "str | int | None") -> int:
                          f"{cut!r} ({type(cut).__name__})")
     if not rules.cut_card:
         if cut is not None:
-            raise ValueError(f"the {rules.name} rule set has no cut card (got {cut!r})")
+            raise ValueError(f"the {rules.name} rule set has no cut card (cut={cut!r})")
         return -1
     if cut is None:
         raise ValueError(f"the {rules.name} rule set needs the cut card, e.g. cut='4c'")
@@ -48,21 +49,83 @@ def tables_for(rules: "str | RuleSet", cut: "str | int | None" = None) -> RowTab
     return row_tables(rs, bonus_rank_of(rs, cut))
 
 
+@functools.lru_cache(maxsize=None)
+def row_values() -> frozenset[int]:
+    """Every value some row of some rule set has (12,845 of them), built from the
+    tie-break layouts of docs/rules.md#tie-breaks without the row tables: a digit is a
+    rank + 1 (1..13), highest first.  ``tests/test_rows.py`` checks that this is exactly
+    the union of every rule set's row tables (``bonus`` with every Bonus rank)."""
+    ranks = range(13, 0, -1)
+
+    def highest_first(k, *taken):
+        """Every choice of k distinct ranks outside ``taken``, highest first."""
+        return itertools.combinations([r for r in ranks if r not in taken], k)
+
+    def straight(digits):
+        return digits == (13, 4, 3, 2, 1) or all(a - b == 1 for a, b in zip(digits, digits[1:]))
+
+    fives = [d for d in highest_first(5) if not straight(d)]     # no pair, no straight
+    tops = [(top,) for top in range(4, 14)]                      # a 5-high straight: 4
+    one = [(r,) for r in ranks]
+    pair_and_card = [(a, b) for a in ranks for b in ranks if a != b]
+    layouts = {
+        "high_card": list(highest_first(3)) + fives,             # a Front, a five-card row
+        "pair": pair_and_card + [(p, *k) for p in ranks for k in highest_first(3, p)],
+        "two_pair": [(h, l, k) for h, l in highest_first(2) for (k,) in highest_first(1, h, l)],
+        "trips": one + [(t, *k) for t in ranks for k in highest_first(2, t)],
+        "joker_trips": [()],
+        "straight": tops,
+        "flush": fives,
+        # The first digit says one pair (1) or two (2): two-pair paired flushes are higher.
+        "paired_flush": [(1, p, *k) for p in ranks for k in highest_first(3, p)]
+                        + [(2, h, l, k) for h, l in highest_first(2)
+                           for (k,) in highest_first(1, h, l)],
+        "full_house": pair_and_card,
+        "quads": pair_and_card,
+        "straight_flush": tops,
+        "joker_five": one,
+        "natural_five": one,
+    }
+    for plain in ("trips", "full_house", "quads"):
+        layouts[f"bonus_{plain}"] = layouts[plain]
+    return frozenset(make_value(CATEGORY_INDEX[name], digits)
+                     for name, digit_lists in layouts.items() for digits in digit_lists)
+
+
+def _not_a_row_value(value: int) -> str:
+    """Why ``value`` is no row's value, for a ``ValueError``."""
+    category = value_category(value)
+    if value < 0 or category >= len(CATEGORIES):
+        return (f"{value} is not a row value: a value is a category 0..{len(CATEGORIES) - 1} "
+                f"<< 20 plus five 4-bit tie-break digits, and its category would be {category}")
+    return (f"{value} is not a row value: no row of any rule set is a {CATEGORIES[category]} "
+            f"with tie-break digits {value_digits(value)} (each a rank + 1, highest first, "
+            f"or 0 for no card; docs/rules.md#tie-breaks)")
+
+
 @functools.total_ordering
 class RowValue:
     """The value of one row: compares with ``<``, ``<=``, ``==`` on the one scale of
     docs/rules.md#the-ladder (a Front and a five-card row compare directly).
 
     Attributes: ``value`` (the integer, as :func:`evaluate_rows` returns), ``category``
-    (canonical name), ``ranks`` (tie-break ranks as text, highest first).
+    (canonical name), ``ranks`` (tie-break ranks as text, highest first).  A value no row
+    has (see :func:`row_values`) is a ``ValueError``.
+
+    >>> RowValue(14483456)
+    <RowValue straight_flush A>
+    >>> RowValue(1 << 20)                        # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: 1048576 is not a row value: no row of any rule set is a pair with ...
     """
 
     __slots__ = ("value",)
 
     def __init__(self, value: int):
         self.value = check_int("value", value)
-        if self.value < 0:
-            raise ValueError(f"{value} is not a row value")
+        if self.value not in row_values():
+            raise ValueError(_not_a_row_value(self.value))
 
     @property
     def category(self) -> str:

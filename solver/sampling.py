@@ -22,7 +22,7 @@ from typing import Callable, NamedTuple, Optional, Sequence
 
 import numpy as np
 
-from ._checks import check_int, is_int
+from ._checks import check_int, check_signature, function_name, is_int
 from .autowin import auto_code, automatic_win_kind
 from .cards import CardsLike, card_name, deck_codes, format_cards, parse_codes, to_codes
 from .policy import POLICY_NAMES, builtin_policy, set_hand, set_hands
@@ -73,8 +73,8 @@ def prepare_hand(cards: CardsLike, rules, cut, players) -> Hand:
             raise ValueError(f"the cut card {cut_text} and the hand: {e}") from None
     n_seats = rs.max_seats if players is None else check_int("players", players)
     if n_seats not in rs.seats:
-        raise ValueError(f"the {rs.name} rule set plays with "
-                         f"{' or '.join(map(str, rs.seats))} players, not {n_seats}")
+        raise ValueError(f"players={n_seats}: the {rs.name} rule set plays with "
+                         f"{' or '.join(map(str, rs.seats))} players")
     return Hand(rs, tables, own, cut, cut_codes, n_seats)
 
 
@@ -162,13 +162,14 @@ def check_sampling(rs: RuleSet, n_seats: int, samples, seed, opponents=None, pol
     """``(samples, seed, opponents, policy)`` of :func:`solver.solve` and
     :func:`sample_opponents`, validated: a ``ValueError`` naming the argument otherwise.
 
-    ``opponents`` comes back as lists (its cards are checked later, sample by sample);
-    ``policy`` comes back wrapped so that a bad return value is an error naming it."""
-    if opponents is None or samples is not None:        # (given opponents: no count)
-        samples = check_int("samples", samples)
+    ``opponents`` comes back as lists (its cards are checked later, sample by sample;
+    ``samples``, if given with them, must be their number); ``policy`` comes back
+    wrapped so that an exception it raises or a bad return value is a ``ValueError``
+    naming the policy and the hand."""
+    if opponents is None or samples is not None:
+        samples = check_int("samples", samples, 1)
     seed = resolve_seed(seed)
     if opponents is None:
-        check_int("samples", samples, 1)
         check_memory("samples", samples, rs, n_seats)
     else:
         arrangement_is = "an arrangement is (front, middle, back), each row text or codes"
@@ -191,15 +192,25 @@ def check_sampling(rs: RuleSet, n_seats: int, samples, seed, opponents=None, pol
                                      f"not {arrangement!r}")
             checked.append(sample)
         opponents = checked
+        if samples is not None and samples != len(opponents):
+            raise ValueError(f"samples={samples} with opponents= of {len(opponents)} "
+                             f"sample{'s' if len(opponents) != 1 else ''}: the opponents "
+                             f"given are the samples (leave samples out)")
     if policy is not None and builtin_policy(policy, rs, n_seats, None) is None:
         if not callable(policy):
             raise ValueError(f"policy must be one of {', '.join(POLICY_NAMES)}, a TableModel "
                              f"or a function (hand, rules, cut) -> (front, middle, back), "
                              f"not {policy!r}")
         given = policy
+        name = function_name(given)
+        check_signature(given, f"policy {name}", "(hand, rules, cut)")
 
         def policy(hand, rules, cut):
-            rows = given(hand, rules, cut)
+            try:
+                rows = given(hand, rules, cut)
+            except Exception as e:
+                raise ValueError(f"policy {name} failed on the hand {hand!r}: "
+                                 f"{type(e).__name__}: {e}") from e
             try:
                 _seat_codes([rows], rules)
             except ValueError as e:

@@ -5,6 +5,7 @@ items behind each pair's units using the same core helpers, and its items sum to
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence, Union
 
@@ -18,7 +19,8 @@ from .rows import RowValue, cut_taken, explain_cut, tables_for, _value_of_codes
 from .rules import (ROWS, SCHEME_MANDARIN, SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN, RuleSet,
                     rule_set)
 
-Arrangement = Sequence  # (front, middle, back), each text or card codes
+Arrangement = Union[str, Sequence]  # "FRONT / MIDDLE / BACK", or (front, middle, back)
+_ROW_SEPARATOR = re.compile(r"\s*[/|]\s*")
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,19 @@ class Settlement:
         return "\n".join(settlement_pairs(self))
 
 
+def split_arrangement(text: str) -> tuple[str, str, str]:
+    """The three rows of an arrangement written as one text, ``"FRONT / MIDDLE / BACK"``
+    (``|`` separates too), as the command line takes a seat.
+
+    >>> split_arrangement("2s 2h Ad / 7c 7d 9s 5h 3d | Tc Jc Qc Kc Ac")
+    ('2s 2h Ad', '7c 7d 9s 5h 3d', 'Tc Jc Qc Kc Ac')
+    """
+    rows = _ROW_SEPARATOR.split(text.strip())
+    if len(rows) != 3:
+        raise ValueError(f"give three rows 'FRONT / MIDDLE / BACK', not {text!r}")
+    return rows[0], rows[1], rows[2]
+
+
 def _seat_codes(arrangements, rules: RuleSet, out_of_play: "set[int] | None" = None
                 ) -> list[list[list[int]]]:
     """Every seat's rows as codes, validated: sizes, and cards across all seats (with
@@ -50,6 +65,11 @@ def _seat_codes(arrangements, rules: RuleSet, out_of_play: "set[int] | None" = N
     taken: set[int] = set(out_of_play or ())
     seats = []
     for seat, arrangement in enumerate(arrangements):
+        if isinstance(arrangement, str):
+            try:
+                arrangement = split_arrangement(arrangement)
+            except ValueError as e:
+                raise ValueError(f"seat {seat}: {e}") from None
         if isinstance(arrangement, str) or not _sized(arrangement) or len(arrangement) != 3:
             raise ValueError(f"seat {seat}: an arrangement is (front, middle, back), "
                              f"not {arrangement!r}")
@@ -134,13 +154,18 @@ def settle(arrangements: Iterable[Arrangement], rules: "str | RuleSet",
     """Each seat's units for one deal (they sum to zero).
 
     ``arrangements``: one ``(front, middle, back)`` per seat, each row as text or card
-    codes.  ``cut``: the cut card (``bonus``).  ``declared`` (``classic``): the seats that
-    declare an automatic win, as seat numbers or ``{seat: name}``; their split need not be
-    legal.  ``detail=True`` returns a :class:`Settlement` with the pair-by-pair breakdown.
+    codes, or one text ``"FRONT / MIDDLE / BACK"`` (``|`` separates too, as on the
+    command line).  ``cut``: the cut card (``bonus``).  ``declared`` (``classic``): the
+    seats that declare an automatic win, as seat numbers or ``{seat: name}``; their split
+    need not be legal.  ``detail=True`` (a real bool) returns a :class:`Settlement` with
+    the pair-by-pair breakdown.
 
     ``joker``/``bonus`` reject a fouled arrangement (it cannot be played); ``pagat``
     and ``classic`` score it as their rules say (docs/rules.md#legality).
     """
+    if not isinstance(detail, (bool, np.bool_)):
+        raise ValueError(f"detail must be True or False, not {detail!r} "
+                         f"({type(detail).__name__})")
     rs, vals, fouled, auto = _prepare(arrangements, rules, cut, declared)
     params = rs.scoring_params()
     fouled_bits, auto_bits = scoring.pack_flags(fouled, auto)

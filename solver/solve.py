@@ -75,7 +75,8 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     opponents: instead of sampling, the opponents' settings for each sample: a sequence
         of samples, each a sequence of ``(front, middle, back)`` (add a fourth item
         ``"declare"`` for a declared automatic win); the EV is then the mean over exactly
-        those, with no randomness, and the answer is exact for them.
+        those, with no randomness, and the answer is exact for them.  ``samples``, if
+        given too, must be their number.
     policy: how each sampled opponent sets its hand: ``None`` or ``"table"`` (the default
         model, :mod:`solver.model`), a :class:`solver.model.TableModel`, ``"field"`` (the
         previous default, kept to compare with), ``"sbf"`` (strongest Back first) -- all

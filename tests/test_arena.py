@@ -75,6 +75,33 @@ def test_settings_must_be_the_hands_own_cards():
         match(lambda c, r, k: None, "model", "classic", players=2, deals=1)
 
 
+def _one_argument(cards):                  # not the setter signature
+    return None
+
+
+def _raises(cards, rules, cut):
+    return {}["x"]
+
+
+def test_a_setter_function_that_fails_is_a_value_error_naming_it_and_the_hand():
+    with pytest.raises(ValueError, match=r"^deal 0: setter '<lambda>' returned 5 for '.*': a "
+                                         r"setting is \(front, middle, back\)"):
+        match(lambda c, r, k: 5, "model", "classic", players=2, deals=1)
+    with pytest.raises(ValueError, match=r"^deal 0: setter '_raises' failed on the hand "
+                                         r"'(\w\w ){12}\w\w': KeyError: 'x'") as raised:
+        match(_raises, "model", "classic", players=2, deals=1)
+    causes, cause = [], raised.value
+    while cause is not None:
+        causes.append(cause)
+        cause = cause.__cause__
+    assert isinstance(causes[-1], KeyError)                                   # still chained
+    with pytest.raises(ValueError, match=r"setter '_one_argument' must take \(cards, rules, "
+                                         r"cut\), but its signature is \(cards\)"):
+        match(_one_argument, "model", "classic", players=2, deals=1)
+    with pytest.raises(ValueError, match=r"setter 'no_such_module:f': cannot import"):
+        setter("no_such_module:f")
+
+
 def test_result_as_json_and_text():
     result = match("model", "random", "pagat", players=2, deals=5, seed=1)
     data = json.loads(result.to_json())
@@ -104,6 +131,41 @@ def test_exploitability_is_a_match_of_the_best_response_against_the_policy():
     result = exploitability("sbf", "classic", 2, deals=4, samples=60, seed=1)
     assert result.a.startswith("best response") and result.b == "model:sbf"
     assert result.deals == 4 and result.mean > 0       # strongest-back-first is easy prey
+
+
+def test_exploitability_seats_two_where_the_rule_set_can():
+    assert exploitability("sbf", "pagat", deals=1, samples=30).players == 2
+    assert exploitability("sbf", "joker", deals=1, samples=30).players == 4
+
+
+def test_command_line_defaults_are_those_of_python_m_solver(capsys):
+    assert arena.main(["match", "model", "sbf", "--deals", "1", "--quiet"]) == 0
+    assert "model vs sbf: joker, 4 seats" in capsys.readouterr().out
+    for command in ("match", "exploitability"):
+        assert arena.main([command, "--help"]) == 0
+        help_text = " ".join(capsys.readouterr().out.split())
+        assert "(default: joker)" in help_text
+        # One default an option: none of argparse's "(default: None)" after the text's own.
+        assert "(default: None)" not in help_text and "(default: False)" not in help_text
+        players = help_text[help_text.index("--players PLAYERS seats"):help_text.index("--deals DEALS dup")]
+        assert players.count("default") == 1, players
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["match", "tests_no_such_module:f", "sbf"], "setter 'tests_no_such_module:f': cannot import"),
+    (["match", "test_arena:_one_argument", "sbf", "--rules", "pagat", "--players", "2"],
+     "must take (cards, rules, cut)"),
+    (["match", "test_arena:_raises", "sbf", "--rules", "pagat", "--players", "2", "--deals", "1"],
+     "deal 0: setter 'test_arena:_raises' failed on the hand"),
+    (["match", "model", "sbf", "--players", "5"], "--players 5: joker plays with 4 players"),
+    (["match", "model", "sbf", "--deals", "0"], "--deals must be at least 1, not 0"),
+    (["match", "model", "sbf", "--bogus"], "unrecognized arguments: --bogus"),
+])
+def test_command_line_errors_are_one_line_and_exit_code_2(capsys, argv, message):
+    assert arena.main(argv + ["--quiet"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and message in err
+    assert err.startswith("python -m solver.arena: error: ")
 
 
 def test_command_line(tmp_path, capsys):

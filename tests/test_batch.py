@@ -170,8 +170,11 @@ def test_bad_hands_and_cuts_fail_first_naming_their_index():
     with pytest.raises(TypeError, match="sampels"):
         solver.solve_many(good, "classic", sampels=10)
     bonus, cuts = CASES["bonus"]
-    with pytest.raises(ValueError, match="^hand 0: the bonus rule set needs a cut card"):
+    with pytest.raises(ValueError, match="^hand 0: the bonus rule set needs the cut card"):
         solver.solve_many(bonus, "bonus", workers=2)
+    with pytest.raises(ValueError, match=r"^hand 0: the classic rule set has no cut card "
+                                         r"\(cut='4c'\)"):
+        solver.solve_many(good, "classic", "4c", workers=2)
     with pytest.raises(ValueError, match="^cut: 2 cut cards for 6 hands"):
         solver.solve_many(bonus, "bonus", cuts[:2], workers=2)
     held = next(c for c in bonus[4].split() if not c.endswith("s"))   # one copy in the deck

@@ -10,6 +10,43 @@ def test_notation_variants_parse_to_the_canonical_form():
     assert solver.format_cards(solver.parse_cards("Q♥ 9♦", "pagat")) == "Qh 9d"
 
 
+@pytest.mark.parametrize("text", [
+    "A\u2660\ufe0f K\u2665\ufe0f 10\u2666\ufe0f 2\u2663\ufe0f",   # emoji, as phones paste them
+    "A\u2660\ufe0e K\u2665\ufe0e T\u2666 2\u2663",                 # the text selector
+    "AsKh10d2c",                                                      # treys, pokerkit
+    "A\u2660\ufe0fK\u2665\ufe0f Td2c",
+])
+def test_pasted_emoji_suits_and_compact_notation_are_cards(text):
+    assert solver.format_cards(solver.parse_cards(text, "classic")) == "As Kh Td 2c"
+
+
+def test_compact_notation_reads_tens_and_jokers():
+    assert solver.format_cards(parse_codes("10sJkXJcAsAs", "joker")) == "Ts Jk Jk Jc As As"
+    assert solver.format_cards(parse_codes("AsKs, QsJs", "classic")) == "As Ks Qs Js"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("AsKsZs", r"unknown card 'Zs' in 'AsKsZs'"),
+    ("AsK", r"unknown card 'K' in 'AsK'"),
+    ("As10", r"unknown card '10' in 'As10'"),
+    ("JkS", r"unknown card 'S' in 'JkS'"),
+    ("bogus", r"unknown card 'bogus': a card is"),
+    ("AsAs", r"duplicate card 'As'"),                 # each card of a word is checked
+])
+def test_compact_words_that_do_not_split_into_cards_name_the_bad_card(text, message):
+    with pytest.raises(ValueError, match=message):
+        parse_codes(text, "classic")
+
+
+def test_bytes_are_read_as_utf8_text():
+    assert solver.format_cards(b"As Kd") == "As Kd"
+    assert solver.parse_cards("A\u2660 Kd".encode(), "pagat") == solver.parse_cards("As Kd", "pagat")
+    assert to_codes(b"As Kd", "classic") == [12, 37]
+    assert solver.row_value(b"As Ad Kc", "classic") == solver.row_value("As Ad Kc", "classic")
+    with pytest.raises(ValueError, match="cards given as bytes must be UTF-8 text"):
+        solver.format_cards(b"\xff")
+
+
 def test_two_spades_are_two_physical_cards_in_the_extra_spade_decks():
     codes = parse_codes("As As", "joker")
     assert codes == [12, 64]

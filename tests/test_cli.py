@@ -1,5 +1,6 @@
 """The command line: every subcommand's text and JSON, and bad input as one line on
 stderr with exit code 2."""
+import io
 import json
 import re
 
@@ -134,6 +135,22 @@ def test_batch_lines_may_give_their_own_cut(capsys, tmp_path):
     assert [d["cut"] for d in json.loads(out)] == ["9c", "7c"]
 
 
+def test_batch_from_standard_input(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"{HAND}\n# a comment\n{DRAGON}\n"))
+    code, out, err = run(capsys, "--rules", "classic", "--batch", "-", "--samples", "20",
+                         "--workers", "1", "--json", "--quiet")
+    assert code == 0 and err == ""
+    want = [solver.solve(h, "classic", samples=20) for h in (HAND, DRAGON)]
+    assert [solver.Solution.from_dict(d) for d in json.loads(out)] == want
+
+
+def test_workers_without_a_batch_is_an_error(capsys):
+    code, out, err = run(capsys, HAND, "--rules", "classic", "--workers", "2")
+    assert (code, out) == (2, "")
+    assert err == ("python -m solver: error: --workers sets the processes of --batch; without "
+                   "it one hand is solved, in this process\n")
+
+
 # --- eval, settle, deal ---------------------------------------------------------------------
 def test_eval(capsys):
     value = solver.row_value("9s Kh 9d Kd Kc", "pagat")
@@ -168,6 +185,32 @@ def test_settle_with_a_declaration(capsys):
     other = "2s 3s 4s / 5d 6d 7d 8d 9s / Th Jh Qd Kh Ah"
     code, out, _ = run(capsys, "settle", "--rules", "classic", dragon, other, "--declare", "0")
     assert code == 0 and out.startswith("seat 0: +13 units   (declares an automatic win)")
+    # --declare first, as the usage line has it: the seats after it are still seats.
+    first = run(capsys, "settle", "--declare", "0", "--rules", "classic", dragon, other)
+    assert first == (0, out, "")
+    six_pairs = "2s 2d 3s / 3d 4s 4h 5d 5h / 6s 6d 7s 7d 8s"
+    commas = run(capsys, "settle", "--rules", "classic", "--declare", "0,1", dragon, six_pairs,
+                 "--json")
+    repeated = run(capsys, "settle", "--rules", "classic", "--declare", "0", "--declare", "1",
+                   dragon, six_pairs, "--json")
+    assert commas == repeated and json.loads(commas[1])["scores"] == [13, -13]
+    code, _, err = run(capsys, "settle", "--declare", "0", "x", dragon, other)
+    assert code == 2 and "seat 0: give three rows 'FRONT / MIDDLE / BACK', not 'x'" in err
+
+
+def test_deal_with_a_given_cut_card(capsys):
+    bonus = solver.rule_set("bonus")
+    hands, drawn = deal_hands(bonus, 4, 3, 0)
+    code, out, _ = run(capsys, "deal", "--rules", "bonus", "--seed", "3", "--cut", drawn,
+                       "--json")
+    assert code == 0 and json.loads(out)["hands"] == [solver.display.sort_row(h, group=False)
+                                                      for h in hands]
+    other = "Ah" if drawn != "Ah" else "Kh"
+    code, out, _ = run(capsys, "deal", "--rules", "bonus", "--seed", "3", "--cut", other)
+    lines = out.splitlines()
+    assert code == 0 and lines[0].endswith(f"cut card {other}") and f"--cut {other}" in lines[-1]
+    dealt = " ".join(line.split(": ", 1)[1] for line in lines[1:5]).split()
+    assert len(dealt) == 64 and other not in dealt
 
 
 def test_deal(capsys):
@@ -201,7 +244,9 @@ def test_help_shows_the_commands_and_every_default(capsys):
 
 
 BAD = [
-    ("As Ks",), ("--rules", "texas"), ("--samples", "0"), ("--samples", "x"),
+    ("As Ks",), ("--rules", "texas"), ("--samples", "0"), ("--samples", "x"), ("bogus",),
+    (HAND, "--rules", "classic", "--workers", "2"), ("deal", "--rules", "pagat", "--cut", "4c"),
+    ("settle", "--declare", "x", README_DEAL[0], README_DEAL[1]),
     ("--holdout", "-1"), ("--bogus",), ("--batch", "/nonexistent/hands.txt"),
     (HAND, "--rules", "classic", "--batch", "hands.txt"), (HAND, "--rules", "bonus"),
     ("eval", "As Ks"), ("eval", "Zz Ks Qs"), ("eval", "Jk 2h 3h", "--rules", "pagat"), ("eval",),
@@ -221,13 +266,51 @@ def test_bad_input_is_one_line_on_stderr_and_exit_code_2(capsys, argv):
     assert "error: " in err
 
 
-def test_a_bad_batch_line_is_named(capsys, tmp_path):
+def test_a_bad_batch_line_is_named(capsys, tmp_path, monkeypatch):
     hands = tmp_path / "hands.txt"
     hands.write_text(f"{HAND}\nAs Kd\n")
     code, _, err = run(capsys, "--rules", "classic", "--batch", str(hands))
     assert code == 2
     assert err == (f"python -m solver: error: {hands} line 2: the classic rule set deals "
                    f"13 cards, not 2\n")
+    hands.write_text(f"# a cut card where the rule set has none\n{HAND} cut 4c\n")
+    code, _, err = run(capsys, "--rules", "classic", "--batch", str(hands))
+    assert err == (f"python -m solver: error: {hands} line 2: the classic rule set has no cut "
+                   f"card (--cut 4c)\n")
+    # An error raised while solving (not by the checks before) names the line too.
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"{HAND}\n"))
+    code, _, err = run(capsys, "--rules", "classic", "--batch", "-", "--players", "5",
+                       "--workers", "1")
+    assert err == ("python -m solver: error: standard input line 1: --players 5: the classic "
+                   "rule set plays with 2 or 3 or 4 players\n")
+
+
+def test_a_mistyped_command_is_neither_a_command_nor_a_card(capsys):
+    commands = tuple(cli._subparsers(cli._parser()))
+    assert {"solve", "eval", "settle", "deal"} <= set(commands)
+    code, out, err = run(capsys, "bogus", "--rules", "classic")
+    assert (code, out) == (2, "")
+    assert err == (f"python -m solver: error: unknown command or card 'bogus'; commands: "
+                   f"{', '.join(commands)} (see python -m solver --help)\n")
+    # Cards are still cards, a bad one named as a card.
+    code, _, err = run(capsys, "As Kd Zz", "--rules", "classic")
+    assert code == 2 and "unknown card 'Zz'" in err
+
+
+@pytest.mark.parametrize("argv, words", [
+    ((HAND, "--rules", "classic", "--cut", "4c"), "has no cut card (--cut 4c)"),
+    (("Ah Ad Kh Kd Qs Qc Js Th 9h 8c 7d 6s 5h 4d 3c 2s", "--rules", "bonus"),
+     "needs the cut card, e.g. --cut 4c"),
+    ((HAND, "--rules", "classic", "--players", "5"), "--players 5: the classic rule set"),
+    ((HAND, "--rules", "classic", "--samples", "0"), "--samples must be at least 1, not 0"),
+    ((HAND, "--rules", "classic", "--samples", "10", "--effort", "max"),
+     "--effort max sets the adaptive sampling of a solve with no --samples (--samples N"),
+    (("deal", "--rules", "pagat", "--cut", "4c"), "has no cut card (--cut 4c)"),
+    (("deal", "--seed", "-1"), "--seed must be at least 0, not -1"),
+])
+def test_errors_are_in_the_command_lines_words(capsys, argv, words):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and words in err and not re.search(r"\w=", err)
 
 
 def test_the_console_script_names_itself(capsys, monkeypatch):

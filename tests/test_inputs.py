@@ -98,11 +98,16 @@ def test_solve_refuses_malformed_opponents(opponents, message):
         solver.solve(HAND, "pagat", opponents=opponents)
 
 
-def test_given_opponents_still_work_and_samples_is_then_not_a_count():
-    sol = solver.solve(HAND, "pagat", players=2, opponents=[[LEGAL]], samples=0)
-    assert sol.samples == 1
-    with pytest.raises(ValueError, match="samples must be an integer"):
-        solver.solve(HAND, "pagat", players=2, opponents=[[LEGAL]], samples=1.5)
+def test_given_opponents_are_the_samples_and_a_samples_given_with_them_must_count_them():
+    assert solver.solve(HAND, "pagat", players=2, opponents=[[LEGAL]]).samples == 1
+    assert solver.solve(HAND, "pagat", players=2, opponents=[[LEGAL]] * 2, samples=2).samples == 2
+    for samples, message in ((1.5, "samples must be an integer"),
+                             (0, "samples must be at least 1, not 0"),
+                             (-3, "samples must be at least 1, not -3"),
+                             (3, "samples=3 with opponents= of 2 samples: the opponents given "
+                                 "are the samples")):
+        with pytest.raises(ValueError, match=message):
+            solver.solve(HAND, "pagat", players=2, opponents=[[LEGAL]] * 2, samples=samples)
 
 
 @pytest.mark.parametrize("returned, message", [
@@ -114,6 +119,40 @@ def test_given_opponents_still_work_and_samples_is_then_not_a_count():
 def test_a_policy_returning_junk_is_named(returned, message):
     with pytest.raises(ValueError, match=message):
         solver.solve(HAND, "pagat", samples=2, policy=lambda hand, rules, cut: returned)
+
+
+def test_a_policy_that_raises_is_named_with_the_hand_and_the_cause_chained():
+    with pytest.raises(ValueError, match=r"policy .*<lambda> failed on the hand '(\w\w ){12}"
+                                         r"\w\w': KeyError: 'x'") as raised:
+        solver.solve(HAND, "classic", samples=5, policy=lambda h, r, c: {}["x"])
+    assert isinstance(raised.value.__cause__, KeyError)
+
+
+def one_argument_setter(hand):            # a setter of the wrong shape
+    return None
+
+
+def test_a_policy_of_the_wrong_signature_is_refused_up_front():
+    with pytest.raises(ValueError, match=r"policy one_argument_setter must take \(hand, rules, cut\), "
+                                         r"but its signature is \(hand\)"):
+        solver.solve(HAND, "classic", samples=5, policy=one_argument_setter)
+    # Extra optional parameters are fine.
+    solver.solve(HAND, "pagat", samples=2, players=2,
+                 policy=lambda hand, rules, cut, more=None: solver.quick_set(hand, rules, cut))
+
+
+def test_a_table_model_for_another_table_size_is_refused_where_the_size_matters():
+    from solver.model import TableModel
+    heads_up = TableModel.shipped("classic:mandarin", 2)       # Mandarin: home runs at 4
+    for call in (lambda: solver.solve(HAND, "classic:mandarin", players=4, policy=heads_up,
+                                      samples=5),
+                 lambda: solver.quick_set(HAND, "classic:mandarin", players=4, policy=heads_up)):
+        with pytest.raises(ValueError, match=r"the model TableModel\('classic:mandarin', 2 "
+                                             r"seats, 'table'\) is trained for 2 seats, not 4"):
+            call()
+    # Below four seats Mandarin is scored pair by pair: one model serves every size.
+    assert solver.quick_set(HAND, "classic:mandarin", players=3, policy=heads_up) == \
+        solver.quick_set(HAND, "classic:mandarin", players=3)
 
 
 def test_a_policy_must_be_a_known_name_a_model_or_a_function():

@@ -1,6 +1,10 @@
 """Packaging: one version, the typing marker, the licence, the metadata."""
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -29,11 +33,35 @@ def test_the_typing_marker_ships_with_the_package(pyproject):
 
 def test_licence_and_metadata(pyproject):
     project = pyproject["project"]
-    assert project["license"] == "MIT" and "MIT License" in (ROOT / "LICENSE").read_text()
-    assert project["authors"] == [{"name": "Seed e83bcc0e maintainers",
-                                   "email": "maintainers@users.noreply.a-seed-e83bcc0e.example"}]
+    # The licence: an SPDX expression, and the file it names shipped with the package.
+    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
+    assert "MIT License" in (ROOT / "LICENSE").read_text()
+    # Who and where: whatever they are, well formed (no values pinned here).
+    assert project["authors"] and all(author.get("name") for author in project["authors"])
+    assert all(re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", author["email"])
+               for author in project["authors"] if "email" in author)
     assert set(project["urls"]) >= {"Homepage", "Documentation", "Issues"}
+    for url in project["urls"].values():
+        parts = urlsplit(url)
+        assert parts.scheme == "https" and "." in parts.netloc, url
     assert "Typing :: Typed" in project["classifiers"] and project["keywords"]
+
+
+def test_an_editable_install_is_a_plain_path_entry(pyproject):
+    # setuptools writes a .pth file naming the repository (which mypy and other static
+    # checkers follow) only with an explicit root package directory; without it, an
+    # import hook they cannot see (pyproject.toml says why).
+    assert pyproject["tool"]["setuptools"]["package-dir"] == {"": "."}
+
+
+def test_mypy_finds_the_installed_package_from_outside_the_repository(tmp_path):
+    pytest.importorskip("mypy")                      # not a dependency: skipped without it
+    # A separate process in another folder: this one has the repository on sys.path.
+    (tmp_path / "use.py").write_text("import solver\nsolver.quick_set('As', 'classic')\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MYPYPATH")}
+    run = subprocess.run([sys.executable, "-m", "mypy", "use.py"], cwd=tmp_path, env=env,
+                         capture_output=True, text=True)
+    assert "import-not-found" not in run.stdout and not run.stderr, run.stdout + run.stderr
 
 
 def test_the_console_script_is_the_command_line(pyproject):

@@ -259,6 +259,14 @@ def test_bad_input_is_a_clear_value_error(cards, setting, rules, cut, message):
         solver.review(cards, setting, rules, cut, samples=10)
 
 
+def test_a_setting_may_be_written_as_any_card_notation():
+    spaced = solver.review(CLASSIC, "As Kd 9c / 3d 3c Qh 5d 2d / 9s 8c 7h 6h 5s", "classic",
+                           samples=10)
+    for setting in ("AsKd9c / 3d3cQh5d2d / 9s8c7h6h5s",                  # treys, pokerkit
+                    "A\u2660\ufe0f Kd 9c | 3d 3c Qh 5d 2d | 9s 8c 7h 6h 5s"):  # pasted emoji
+        assert solver.review(CLASSIC, setting, "classic", samples=10) == spaced
+
+
 def test_doubled_spades_are_two_cards_when_the_hand_holds_both():
     r = solver.review(JOKER, ["As As Jk", "8c 7h 6h 5s 4d", "Ks Qh Jd Td 9c"], "joker",
                       samples=10)

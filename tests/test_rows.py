@@ -256,3 +256,38 @@ def test_the_cut_card_is_out_of_play():
         solver.evaluate_rows(np.array([[12, 1, 2], [12, 64, 2]]), "bonus", cut="As")
     with pytest.raises(ValueError, match="row 0 uses the cut card 9h"):
         solver.evaluate_rows(np.array([[20, 1, 2]]), "bonus", cut="9h")
+
+
+# --- RowValue: only values that rows have -------------------------------------------------
+def test_row_values_are_exactly_the_values_of_every_rule_sets_tables():
+    from solver.rows import row_values
+    from solver.tables import row_tables
+    tables = [row_tables(solver.rule_set(name), -1) for name in ("joker", "pagat", "classic")]
+    tables += [row_tables(solver.rule_set("bonus"), rank) for rank in range(13)]
+    union = set()
+    for t in tables:
+        union |= set(t.values[1:].tolist())          # values[0] = -1: no such row
+    assert row_values() == union and len(union) == 12845
+
+
+@pytest.mark.parametrize("value, message", [
+    (10**12, "its category would be 953674"),
+    (16 << 20, "its category would be 16"),
+    (2**40, "its category would be 1048576"),
+    (-1, "its category would be -1"),
+    (0, r"no row of any rule set is a high_card with tie-break digits \(0, 0, 0, 0, 0\)"),
+    ((1 << 20) | (15 << 16), r"a pair with tie-break digits \(15, 0, 0, 0, 0\)"),   # no rank 15
+    ((1 << 20) | (5 << 16) | (5 << 12), r"a pair with tie-break digits \(5, 5, 0"),  # kicker = pair
+    ((0 << 20) | (2 << 16) | (3 << 12) | (1 << 8), r"high_card with .*\(2, 3, 1, 0, 0\)"),  # order
+    ((7 << 20) | (13 << 16) | (4 << 12) | (3 << 8) | (2 << 4) | 1, "flush"),      # a wheel
+])
+def test_row_value_refuses_values_no_row_has(value, message):
+    with pytest.raises(ValueError, match=f"{value} is not a row value: .*{message}"):
+        solver.RowValue(value)
+
+
+def test_every_row_value_has_a_category_and_ranks():
+    from solver.rows import row_values
+    for v in row_values():
+        value = solver.RowValue(v)
+        assert value.category in solver.rules.CATEGORIES and isinstance(value.ranks, str)

@@ -210,6 +210,39 @@ def test_automatic_wins_table_matches():
         assert documented.get(rs.name, {}) == dict(rs.automatic_wins), rs
 
 
+def _interpretation(title: str) -> str:
+    """The text of the Interpretations item whose bold title starts with ``title``."""
+    section = RULES_DOC.read_text(encoding="utf-8").split("## Interpretations", 1)[1]
+    items = re.split(r"(?m)^\d+\. ", section.split("\n## ", 1)[0])
+    found = [item for item in items if item.startswith(f"**{title}")]
+    assert len(found) == 1, f"no single Interpretations item {title!r}"
+    return " ".join(found[0].split())
+
+
+def test_interpretations_are_numbered_in_order():
+    section = RULES_DOC.read_text(encoding="utf-8").split("## Interpretations", 1)[1]
+    numbers = [int(n) for n in re.findall(r"(?m)^(\d+)\. \*\*", section.split("\n## ", 1)[0])]
+    assert numbers == list(range(1, len(numbers) + 1))
+
+
+def test_the_mandarin_bonus_hands_are_listed_as_an_interpretation_with_the_codes_numbers():
+    # The Mandarin text names no bonus hands: the choice is listed, with the numbers
+    # solver/rules.py has, and they are the Eastern table's without its Front trips.
+    text = _interpretation("Mandarin's bonus hands")
+    stated = text.split("Middle ", 1)[1].split(". ", 1)[0]          # "full house 2, ..."
+    middle, back = stated.split("; Back ")
+    words = {"full house": "full_house", "quads": "quads", "straight flush": "straight_flush"}
+    listed = [[0] * len(CATEGORIES) for _ in ROWS]
+    for row, part in ((1, middle), (2, back)):
+        for hand, units in re.findall(r"(full house|quads|straight flush) (\d+)", part):
+            listed[row][CATEGORY_INDEX[words[hand]]] = int(units)
+    mandarin, eastern = solver.rule_set("classic:mandarin"), solver.rule_set("classic:eastern")
+    assert tuple(map(tuple, listed)) == mandarin.row_bonus
+    without_front = (tuple(0 for _ in CATEGORIES),) + eastern.row_bonus[1:]
+    assert mandarin.row_bonus == without_front
+    assert f"Front trips ({eastern.row_bonus[0][CATEGORY_INDEX['trips']]})" in text
+
+
 # --- docs/georgian.md ------------------------------------------------------------------
 def test_georgian_scoring_fields_match():
     (_, rows), = marked(GEORGIAN_DOC, "scoring-fields")

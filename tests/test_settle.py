@@ -185,6 +185,22 @@ def test_breakdown_prints_every_pair():
     assert "home run by seat 0" in text
 
 
+def test_a_seat_may_be_one_text_as_on_the_command_line():
+    texts = [" / ".join(JOKER_EXAMPLE_DEAL[0]), " | ".join(JOKER_EXAMPLE_DEAL[1]),
+             "/".join(JOKER_EXAMPLE_DEAL[2]), JOKER_EXAMPLE_DEAL[3]]      # mixed with tuples
+    assert solver.settle(texts, "joker") == solver.settle(JOKER_EXAMPLE_DEAL, "joker")
+    assert solver.settle(texts, "joker", detail=True) == \
+        solver.settle(JOKER_EXAMPLE_DEAL, "joker", detail=True)
+    with pytest.raises(ValueError, match="seat 1: give three rows 'FRONT / MIDDLE / BACK'"):
+        solver.settle([texts[0], "2s 2c Kc 6s 6h 6d 5h 5d"], "pagat")
+
+
+@pytest.mark.parametrize("detail", ["yes", 1, None, "False"])
+def test_detail_is_a_real_bool(detail):
+    with pytest.raises(ValueError, match="detail must be True or False"):
+        solver.settle(JOKER_EXAMPLE_DEAL, "joker", detail=detail)
+
+
 # --- bad input --------------------------------------------------------------------------
 def test_bad_input_names_the_seat():
     legal = JOKER_EXAMPLE_DEAL

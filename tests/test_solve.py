@@ -143,8 +143,21 @@ def test_classic_declares_a_dragon():
     hand = "As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h"
     sol = solver.solve(hand, "classic", samples=50)
     assert sol.automatic_win == "dragon" and sol.declare
-    assert sol.ev_declare == pytest.approx(39.0, abs=13 * 3)   # 13 from each (less if an
-    assert sol.ev_declare > sol.ev                             # opponent has a dragon too)
+    # A declared dragon collects 13 from each opponent, whatever it does, except from one
+    # declaring a dragon too: 0 (docs/rules.md#automatic-wins).  The same deals:
+    def dragon(setting):
+        return setting[3:] == ("declare",) and \
+            len({card[0] for row in setting[:3] for card in row.split()}) == 13
+    deals = solver.sample_opponents(hand, "classic", samples=50)
+    assert sol.ev_declare == np.mean([sum(0 if dragon(o) else 13 for o in deal)
+                                      for deal in deals])
+    assert sol.ev_declare == 39.0                # no opponent holds a dragon in these deals
+    assert sol.ev_declare > sol.ev
+    # Given opponents: one declaring a dragon of its own (0), one playing its rows (13).
+    other_dragon = ("Ah Kh Qs", "Js Ts 9s 8s 7s", "6s 5h 4s 3s 2s", "declare")
+    plays = ("2d 3d 4c", "5c 6c 7c 8h 9h", "Tc Jc Qc Kc Ac")
+    given = solver.solve(hand, "classic", players=2, opponents=[[other_dragon], [plays]])
+    assert given.ev_declare == (0 + 13) / 2
 
 
 def test_statistics_are_plain_python_numbers():
@@ -300,7 +313,7 @@ def test_user_policy_is_used():
     (dict(cards="As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2d Ah Kh Qc", rules="bonus", cut="Qc"),
      "the cut card Qc and the hand"),
     (dict(cards="As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2d", rules="pagat", players=5),
-     "2 or 3 or 4 players, not 5"),
+     "players=5: the pagat rule set plays with 2 or 3 or 4 players"),
     (dict(cards="As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2d", rules="pagat", samples=0),
      "samples must be at least 1"),
     (dict(cards="As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2d", rules="texas"), "unknown rule set"),
