@@ -330,7 +330,8 @@ def _solve_batch(args, rs, options) -> int:
     start = time.perf_counter()
     # The notice is given once, here; worker processes inherit SOLVER_QUIET=1.
     try:
-        with _jit.quiet():
+        with _jit.quiet(), warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)   # each solution's text says it
             solutions = solver.solve_many(hands, rs, cuts, workers=args.workers,
                                           progress=False if args.quiet else None, **options)
     except ValueError as e:

@@ -49,6 +49,7 @@ import multiprocessing
 import numbers
 import os
 import sys
+import warnings
 from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, TypeVar
 
 import numba
@@ -256,6 +257,10 @@ def _labelled(e: Exception, where: str) -> Exception:
 
 def _init_worker():
     numba.set_num_threads(1)
+    # A worker's warnings reach the terminal one a hand, out of order; each Solution says
+    # it in its text anyway (a solve of fewer than FEW_DEALS deals).
+    warnings.filterwarnings("ignore", message=".*cannot tell settings apart",
+                            category=UserWarning)
 
 
 def _cores() -> int:
