@@ -42,7 +42,7 @@ import numpy as np
 from ._jit import njit
 from .rules import (CATEGORIES, CATEGORY_INDEX, SCHEME_EASTERN, SCHEME_MANDARIN, SCHEME_ROWS,
                     SCHEME_SCOOP, SCHEME_WESTERN, RuleSet, rule_set as _rules)
-from .search import best_front_below, five_subsets, fronts_by_positions
+from .kernels import ordinal3, ordinal_of_word5
 from .tables import CATEGORY_SHIFT, RowTables
 
 DATA = Path(__file__).parent / "data"
@@ -106,117 +106,367 @@ def _two_or_more(p0, p1, p2):
 
 
 @njit(inline="always")
-def _ev(mt, of, om, ob, sep):
+def _ev(mt, of, om, ob, sep, up=False):
     """Model estimate of our score for rows with ordinals (of, om, ob) against the
     table's opponents, each opponent's rows drawn independently from the field.
 
     ``sep`` is R_SEP for the estimate, or R_ENV for an upper bound (every other term
-    rises with each row's strength)."""
+    rises with each row's strength).  With ``up``, an upper bound of that value that
+    skips calling ``pow`` (a third of the time of a scoop estimate) for two or three
+    opponents: the power is bounded from above, and every term rises with it (rounding
+    keeps order), so the result is at least the exact one."""
+    # Scalar reads: a view of a record (rows[0, of]) would cost reference counting.
     rows, params = mt.rows, mt.params
-    f = rows[0, of]
-    m = rows[1, om]
-    b = rows[2, ob]
     k = params[M_OPPONENTS]
-    s = np.float64(f[sep]) + m[sep] + b[sep]
+    s = np.float64(rows[0, of, sep]) + rows[1, om, sep] + rows[2, ob, sep]
     scheme = params[M_SCHEME]
     if scheme == SCHEME_WESTERN:
-        wins2 = _two_or_more(np.float64(f[R_P]), m[R_P], b[R_P])
-        losses2 = _two_or_more(np.float64(f[R_Q]), m[R_Q], b[R_Q])
+        wins2 = _two_or_more(np.float64(rows[0, of, R_P]), rows[1, om, R_P], rows[2, ob, R_P])
+        losses2 = _two_or_more(np.float64(rows[0, of, R_Q]), rows[1, om, R_Q],
+                               rows[2, ob, R_Q])
         return k * (s + params[M_MAJORITY] * (wins2 - losses2))
     if scheme == SCHEME_SCOOP:
-        ours = np.float64(f[R_P]) * m[R_P] * b[R_P]
-        theirs = np.float64(f[R_Q]) * m[R_Q] * b[R_Q]
-        home_run = params[M_HOME_RUN] * k * (ours ** k - theirs * params[M_Q_OTHER_SCOOP])
+        ours = np.float64(rows[0, of, R_P]) * rows[1, om, R_P] * rows[2, ob, R_P]
+        theirs = np.float64(rows[0, of, R_Q]) * rows[1, om, R_Q] * rows[2, ob, R_Q]
+        if up and k == 3.0 and params[M_HOME_RUN] >= 0:
+            power = ours * ours * ours * POWER_UP + POWER_TINY
+        else:
+            power = ours ** k
+        home_run = params[M_HOME_RUN] * k * (power - theirs * params[M_Q_OTHER_SCOOP])
         return k * (s + params[M_SCOOP] * (ours - theirs)) + home_run
     if scheme == SCHEME_MANDARIN:
-        pf, pm, pb = mt.points[0, of], mt.points[1, om], mt.points[2, ob]
-        sweep = np.float64(f[R_P]) * m[R_P] * b[R_P]
-        points = np.float64(pf[PTS_WON]) + pm[PTS_WON] + pb[PTS_WON]
-        l0, l1, l2 = np.float64(f[R_Q]), np.float64(m[R_Q]), np.float64(b[R_Q])
-        swept = pf[PTS_LOST] * l1 * l2 + pm[PTS_LOST] * l0 * l2 + pb[PTS_LOST] * l0 * l1
+        pts = mt.points
+        sweep = np.float64(rows[0, of, R_P]) * rows[1, om, R_P] * rows[2, ob, R_P]
+        points = np.float64(pts[0, of, PTS_WON]) + pts[1, om, PTS_WON] + pts[2, ob, PTS_WON]
+        l0 = np.float64(rows[0, of, R_Q])
+        l1 = np.float64(rows[1, om, R_Q])
+        l2 = np.float64(rows[2, ob, R_Q])
+        swept = (pts[0, of, PTS_LOST] * l1 * l2 + pts[1, om, PTS_LOST] * l0 * l2
+                 + pts[2, ob, PTS_LOST] * l0 * l1)
         shots = params[M_SHOT_EXTRA] * (sweep * points - swept)
-        home_run = params[M_HOME_RUN_EXTRA] * (points * sweep ** k
-                                               - swept * params[M_Q_OTHER_SWEEP])
+        if up and k == 3.0 and params[M_HOME_RUN_EXTRA] >= 0:
+            power = sweep * sweep * sweep * POWER_UP + POWER_TINY
+        else:
+            power = sweep ** k
+        home_run = params[M_HOME_RUN_EXTRA] * (points * power - swept * params[M_Q_OTHER_SWEEP])
         return k * (s + shots + home_run)
     return k * s                      # rows, eastern: the rows add up
 
 
+# x * x * x rounds twice, pow once (within an ulp): a margin of 1e-12 more than covers it.
+POWER_UP = 1.0 + 1e-12
+POWER_TINY = 1e-300
+
+
 # --- the setter (jitted) ---------------------------------------------------------------------
+# A subset of the hand is packed into one int32: its ordinal above ORD_SHIFT, its mask of
+# positions (at most 17 cards) below, so that a scan reads one array, 4 bytes a subset,
+# and "disjoint from used, ordinal at most cap" is two integer tests.
+ORD_SHIFT = 17
+POS_MASK = (1 << ORD_SHIFT) - 1
+# Subsets are bucket-sorted (buckets of 2**shift consecutive ordinals, at most 256) only
+# as far as the search reaches: at first about FIRST_SORTED of them, by bucket sizes
+# estimated from every SAMPLE_EVERY-th subset, then about twice as many each time.
+SAMPLE_EVERY = 8
+FIRST_SORTED = 384
+BATCH = 64             # candidates (Middle, Front) scored together
+
+
 @njit
-def _by_ordinal_desc(ords, n_ordinals):
-    """The indices of ``ords`` in (nearly) descending order, by a one-pass counting sort
-    into at most 256 buckets of consecutive ordinals: ``(order, bucket_start,
-    bucket_max, shift)``, bucket 0 the strongest, bucket k holding ordinals o with
-    ``o >> shift == n_buckets - 1 - k``.  Within a bucket the order is arbitrary; the
-    branch and bound bounds a bucket by its strongest member."""
-    shift = 0
-    while (n_ordinals >> shift) >= 256:
-        shift += 1
-    nb = (n_ordinals >> shift) + 1
-    start = np.zeros(nb + 1, np.int64)
-    bmax = np.zeros(nb, np.int64)
-    for i in range(ords.shape[0]):
-        k = nb - 1 - (ords[i] >> shift)
-        start[k + 1] += 1
-        if ords[i] > bmax[k]:
-            bmax[k] = ords[i]
+def _packed_subsets(codes, t, tab):
+    """Every 5-card subset of the hand, packed, in lexicographic order of positions (the
+    lookups of :func:`solver.search.five_subsets`).  When ``tab`` is not empty (13
+    cards), also ``tab[mask] = ordinal``."""
+    n = codes.shape[0]
+    word = t.card_word[codes]
+    n3 = n * (n - 1) * (n - 2) // 6
+    words3 = np.empty(n3, np.int64)
+    masks3 = np.empty(n3, np.int64)
+    first = np.empty(n + 1, np.int64)        # first[c]: first triple of cards c and above
+    q = 0
+    for c in range(n):
+        first[c] = q
+        for d in range(c + 1, n):
+            for e in range(d + 1, n):
+                words3[q] = word[c] + word[d] + word[e]
+                masks3[q] = (1 << c) | (1 << d) | (1 << e)
+                q += 1
+    first[n] = n3
+    out = np.empty(n * (n - 1) * (n - 2) * (n - 3) * (n - 4) // 120, np.int32)
+    k = 0
+    for a in range(n):
+        for b in range(a + 1, n):
+            w, m = word[a] + word[b], (1 << a) | (1 << b)
+            # Views, so that every index in the loop counts from 0 (see five_subsets).
+            tail_words, tail_masks = words3[first[b + 1]:], masks3[first[b + 1]:]
+            size = tail_words.shape[0]
+            dest = out[k:k + size]
+            for i in range(size):
+                o = np.int64(ordinal_of_word5(w + tail_words[i], t))
+                dest[i] = (o << ORD_SHIFT) | m | tail_masks[i]
+            k += size
+    if tab.shape[0]:
+        for i in range(out.shape[0]):
+            tab[out[i] & POS_MASK] = out[i] >> ORD_SHIFT
+    return out
+
+
+@njit
+def _packed_fronts(codes, t, tab):
+    """Every 3-card subset of the hand, packed, in lexicographic order of positions; with
+    ``tab`` (13 cards), also ``tab[mask] = ordinal``."""
+    n = codes.shape[0]
+    out = np.empty(n * (n - 1) * (n - 2) // 6, np.int32)
+    k = 0
+    for a in range(n):
+        for b in range(a + 1, n):
+            for c in range(b + 1, n):
+                o = np.int64(ordinal3(codes[a], codes[b], codes[c], t))
+                mask = (1 << a) | (1 << b) | (1 << c)
+                out[k] = (o << ORD_SHIFT) | mask
+                if tab.shape[0]:
+                    tab[mask] = o
+                k += 1
+    return out
+
+
+@njit
+def _sort_range(packed, out, start, k0, k1, shift, nb):
+    """Write to ``out`` from ``start[k0]`` the subsets of buckets k0..k1-1 in bucket
+    order, each bucket in input order (a stable counting sort), and set start[k0+1..k1]."""
+    sh = shift + ORD_SHIFT
+    lo = (nb - k1) << sh              # the smallest packed value of bucket k1 - 1
+    hi = (nb - k0) << sh              # above bucket k0
+    tmp = np.empty(packed.shape[0], np.int32)
+    c = 0
+    for i in range(packed.shape[0]):  # the range's subsets, in order, without a branch
+        v = packed[i]
+        tmp[c] = v
+        c += (v >= lo) & (v < hi)
+    count = np.zeros(k1 - k0 + 1, np.int64)
+    for i in range(c):
+        count[nb - (tmp[i] >> sh) - k0] += 1
+    fill = np.empty(k1 - k0, np.int64)
+    at = start[k0]
+    for j in range(k1 - k0):
+        fill[j] = at
+        at += count[j + 1]
+        start[k0 + j + 1] = at
+    for i in range(c):
+        v = tmp[i]
+        j = nb - 1 - (v >> sh) - k0
+        out[fill[j]] = v
+        fill[j] += 1
+
+
+@njit
+def _sort_more(packed, out, start, sorted_to, sample, shift, nb, k):
+    """Sort the buckets from ``sorted_to`` on, at least through bucket k and about as
+    many subsets again as are sorted (FIRST_SORTED at first, by the sampled bucket sizes
+    ``sample``); return the new end (buckets 0..end-1 are sorted)."""
+    want = max(FIRST_SORTED, start[sorted_to]) // SAMPLE_EVERY
+    have = 0
+    end = sorted_to
+    while end < nb and (end <= k or have < want):
+        have += sample[end]
+        end += 1
+    _sort_range(packed, out, start, sorted_to, end, shift, nb)
+    return end
+
+
+@njit
+def _score_batch(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found):
+    """Score the candidates (Middle, Front packed) of Back ``mb`` in order; return the
+    new best, ``found``: its (front, middle, back) masks and the bucket of its Middle
+    when this Back holds it (else -1).
+
+    Ties are settled as a scan of the Middles strongest bucket first, in position order
+    within a bucket, meets them: an earlier Back keeps the best; within this Back a
+    Middle of a stronger bucket wins, else the first.  (Candidates come in that order
+    but for 13 cards, whose splits come in position order.)"""
+    up = mt.params[M_SCHEME] == SCHEME_SCOOP or mt.params[M_SCHEME] == SCHEME_MANDARIN
+    for i in range(n_cand):
+        om = cand_m[i] >> ORD_SHIFT
+        of = cand_f[i] >> ORD_SHIFT
+        ev = _ev(mt, of, om, ob, R_SEP, True)       # the exact value unless ``up``
+        if ev < best or (ev == best and (found[3] < 0 or om >> shift <= found[3])):
+            continue
+        if up:
+            ev = _ev(mt, of, om, ob, R_SEP)
+            if ev < best or (ev == best and (found[3] < 0 or om >> shift <= found[3])):
+                continue
+        best = ev
+        found[0] = cand_f[i] & POS_MASK
+        found[1] = cand_m[i] & POS_MASK
+        found[2] = mb
+        found[3] = om >> shift
+    return best
+
+
+@njit
+def _search(packed, subsets, start, sample, fronts, tab, shift, nb, m_star, f_star, mt):
+    """The branch and bound of :func:`table_set`: ``packed`` the subsets in position
+    order, ``subsets`` the same bucket-sorted (as far as ``start`` says, sorted on
+    demand), ``fronts`` the Fronts bucket-sorted; ``tab``, for 13 cards, the ordinal of
+    every 3- and 5-card mask (else empty)."""
+    sh = shift + ORD_SHIFT
+    nf = fronts.shape[0]
+    n13 = tab.shape[0] > 0
+    own = np.empty(nf + 1, np.int32)          # the Fronts disjoint from the Back
+    pos = np.empty(8, np.int64)
+    cand_m = np.empty(max(56, BATCH), np.int32)
+    cand_f = np.empty(max(56, BATCH), np.int32)
+    found = np.zeros(4, np.int64)
+    best = -np.inf
+    sorted_to = _sort_more(packed, subsets, start, 0, sample, shift, nb, 0)
     for k in range(nb):
-        start[k + 1] += start[k]
-    fill = start[:nb].copy()
-    order = np.empty(ords.shape[0], np.int64)
-    for i in range(ords.shape[0]):
-        k = nb - 1 - (ords[i] >> shift)
-        order[fill[k]] = i
-        fill[k] += 1
-    return order, start, bmax, shift
-
-
-@njit(inline="always")
-def _best_disjoint(used, masks, order, start, bmax):
-    """An upper bound of the strongest subset disjoint from ``used``: the top of the
-    first bucket holding one (0 when none is)."""
-    for k in range(bmax.shape[0]):
-        for p in range(start[k], start[k + 1]):
-            if masks[order[p]] & used == 0:
-                return bmax[k]
-    return 0
-
-
-@njit
-def _search_back(b, masks5, ords5, order, start, bmax, shift, full, n, by_pos, f_bound,
-                 pos, mt, best, best_masks):
-    """Improve ``best`` (returned) and ``best_masks`` with the arrangements whose Back is
-    subset ``b``: Middles strongest first (bucket by bucket), skipping those that even
-    with the strongest Front the Back leaves (``f_bound``) cannot beat ``best``, and
-    stopping at the first bucket that cannot."""
-    mb = masks5[b]
-    ob = ords5[b]
-    nb = bmax.shape[0]
-    for k in range(nb - 1 - (ob >> shift), nb):
+        if k >= sorted_to:
+            sorted_to = _sort_more(packed, subsets, start, sorted_to, sample, shift, nb, k)
         lo, hi = start[k], start[k + 1]
         if lo == hi:
             continue
-        cap = min(bmax[k], ob)
-        if _ev(mt, min(f_bound, cap - 1), cap, ob, R_ENV) <= best:
+        top = min(((nb - k) << shift) - 1, m_star)     # the bucket's strongest
+        if _ev(mt, min(f_star, top - 1), top, top, R_ENV, True) <= best:
             break                     # this bucket and every weaker one
         for p in range(lo, hi):
-            i = order[p]
-            mm = masks5[i]
-            om = ords5[i]
-            if mm & mb or om > ob:
+            v = subsets[p]
+            mb = v & POS_MASK
+            ob = v >> ORD_SHIFT
+            # The strongest Front the Back leaves: the strongest of the first bucket of
+            # Fronts holding one disjoint from it.
+            q = 0
+            while q < nf and fronts[q] & mb:
+                q += 1
+            if q == nf:
                 continue
-            if _ev(mt, min(f_bound, om - 1), om, ob, R_ENV) <= best:
+            f_bound = fronts[q] >> ORD_SHIFT
+            f_top = fronts[q] >> sh
+            q += 1
+            while q < nf and fronts[q] >> sh == f_top:
+                if fronts[q] & mb == 0:
+                    f_bound = max(f_bound, fronts[q] >> ORD_SHIFT)
+                q += 1
+            mid = min(m_star, ob)
+            if _ev(mt, min(f_bound, mid - 1), mid, ob, R_ENV, True) <= best:
                 continue
-            of, mf = best_front_below(full ^ mb ^ mm, om, n, by_pos, pos)
-            if of == 0:
+            found[3] = -1
+            if n13:
+                # The Front is what the Back and Middle leave: every split of the other
+                # 8 cards, Middles in position order (Fronts in reverse order).
+                rest = 0x1FFF ^ mb
+                n_pos = 0
+                for x in range(13):
+                    if rest >> x & 1:
+                        pos[n_pos] = x
+                        n_pos += 1
+                n_cand = 0
+                m_bound = 0
+                f_bound = 0
+                for i in range(5, -1, -1):
+                    for j in range(6, i, -1):
+                        for l in range(7, j, -1):
+                            mf = (1 << pos[i]) | (1 << pos[j]) | (1 << pos[l])
+                            om = np.int64(tab[rest ^ mf])
+                            of = np.int64(tab[mf])
+                            if of < om <= ob:
+                                cand_m[n_cand] = (om << ORD_SHIFT) | (rest ^ mf)
+                                cand_f[n_cand] = (of << ORD_SHIFT) | mf
+                                n_cand += 1
+                                m_bound = max(m_bound, om)
+                                f_bound = max(f_bound, of)
+                if n_cand == 0:
+                    continue
+                m_front = f_bound
+            else:
+                # The strongest Middle: the first subset disjoint from the Back and no
+                # stronger, from its bucket on, and the strongest of that bucket.
+                cap = (ob << ORD_SHIFT) | POS_MASK     # packed values of ordinal <= ob
+                q = lo
+                while True:
+                    end = start[sorted_to]
+                    while q < end and (subsets[q] & mb or subsets[q] > cap):
+                        q += 1
+                    if q < end or sorted_to == nb:
+                        break
+                    sorted_to = _sort_more(packed, subsets, start, sorted_to, sample,
+                                           shift, nb, sorted_to)
+                if q == start[sorted_to]:
+                    continue                           # no Middle
+                km = nb - 1 - (subsets[q] >> sh)
+                m_bound = subsets[q] >> ORD_SHIFT
+                for r in range(q + 1, start[km + 1]):
+                    if subsets[r] & mb == 0 and subsets[r] <= cap:
+                        m_bound = max(m_bound, subsets[r] >> ORD_SHIFT)
+                m_front = min(f_bound, m_bound - 1)
+            if _ev(mt, m_front, m_bound, ob, R_ENV, True) <= best:
                 continue
-            ev = _ev(mt, of, om, ob, R_SEP)
-            if ev > best:
-                best = ev
-                best_masks[0] = mf
-                best_masks[1] = mm
-                best_masks[2] = mb
-    return best
+            if n13:
+                best = _score_batch(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found)
+                continue
+            # The Middles bucket by bucket, each with the strongest Front below it of
+            # the Fronts the Back leaves (own, taken from fronts as far as needed).
+            n_own = 0
+            g = 0
+            while km < nb:
+                if km >= sorted_to:
+                    sorted_to = _sort_more(packed, subsets, start, sorted_to, sample,
+                                           shift, nb, km)
+                lo2, hi2 = max(q, start[km]), start[km + 1]
+                km += 1
+                if lo2 == hi2:
+                    continue
+                m_cap = min(((nb - km + 1) << shift) - 1, ob)   # the bucket's strongest
+                if _ev(mt, min(f_bound, m_cap - 1), m_cap, ob, R_ENV, True) <= best:
+                    break             # this bucket and every weaker one
+                n_cand = 0
+                for p2 in range(lo2, hi2):
+                    w = subsets[p2]
+                    if w & mb or w > cap:
+                        continue
+                    mm = w & POS_MASK
+                    f_cap = (w >> ORD_SHIFT) << ORD_SHIFT    # packed Fronts below it
+                    # The first of own disjoint from the Middle and below it, then the
+                    # strongest of its bucket (the first of equals in position order,
+                    # as a scan of the positions keeps).
+                    i = 0
+                    while True:
+                        while i < n_own and (own[i] & mm or own[i] >= f_cap):
+                            i += 1
+                        if i < n_own or g == nf:
+                            break
+                        for e in range(g, min(g + 32, nf)):
+                            own[n_own] = fronts[e]
+                            n_own += fronts[e] & mb == 0
+                        g = min(g + 32, nf)
+                    if i == n_own:
+                        continue              # no legal Front below this Middle
+                    u = own[i]
+                    u_top = u >> sh
+                    i += 1
+                    while True:
+                        if i == n_own:
+                            if g == nf:
+                                break
+                            for e in range(g, min(g + 32, nf)):
+                                own[n_own] = fronts[e]
+                                n_own += fronts[e] & mb == 0
+                            g = min(g + 32, nf)
+                            continue
+                        x = own[i]
+                        if x >> sh != u_top:
+                            break
+                        if x & mm == 0 and x < f_cap and x >> ORD_SHIFT > u >> ORD_SHIFT:
+                            u = x
+                        i += 1
+                    cand_m[n_cand] = w
+                    cand_f[n_cand] = u
+                    n_cand += 1
+                    if n_cand == BATCH:
+                        best = _score_batch(mt, ob, mb, cand_m, cand_f, n_cand, shift,
+                                            best, found)
+                        n_cand = 0
+                best = _score_batch(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found)
+    return found[0], found[1], found[2], best
 
 
 @njit
@@ -227,39 +477,34 @@ def table_set(codes, t, mt):
     Exact branch and bound: Backs and Middles are visited strongest first (in buckets
     of consecutive ordinals), and a subset -- or a whole bucket and every weaker one --
     is skipped when an upper bound of every arrangement it could head (:func:`_ev` with
-    R_ENV, the strongest Middle the hand has and the strongest Front the Back leaves) is
-    no better than the best found."""
+    R_ENV, the strongest Middle and Front it leaves) is no better than the best found."""
     n = codes.shape[0]
-    full = (1 << n) - 1
     n_ord = t.values.shape[0]
-    masks5, ords5 = five_subsets(codes, t)
-    order, start, bmax, shift = _by_ordinal_desc(ords5, n_ord)
-    by_pos, masks3, ords3 = fronts_by_positions(codes, t)
-    order3, start3, bmax3, _ = _by_ordinal_desc(ords3, n_ord)
-    m_star = _best_disjoint(0, masks5, order, start, bmax)
-    f_star = _best_disjoint(0, masks3, order3, start3, bmax3)
-    pos = np.empty(n, np.int64)
-    best_masks = np.zeros(3, np.int64)
-    best = -np.inf
-    for k in range(bmax.shape[0]):
-        lo, hi = start[k], start[k + 1]
-        if lo == hi:
-            continue
-        mid = min(m_star, bmax[k])
-        if _ev(mt, min(f_star, mid - 1), mid, bmax[k], R_ENV) <= best:
+    shift = 0
+    while (n_ord >> shift) >= 256:
+        shift += 1
+    nb = (n_ord >> shift) + 1
+    sh = shift + ORD_SHIFT
+    tab = np.empty((1 << 13) if n == 13 else 0, np.uint16)
+    packed = _packed_subsets(codes, t, tab)
+    sample = np.zeros(nb, np.int64)
+    m_star = 0
+    for i in range(packed.shape[0]):
+        m_star = max(m_star, packed[i] >> ORD_SHIFT)
+        if i % SAMPLE_EVERY == 0:
+            sample[nb - 1 - (packed[i] >> sh)] += 1
+    fronts = np.empty(n * (n - 1) * (n - 2) // 6, np.int32)
+    _sort_range(_packed_fronts(codes, t, tab), fronts, np.zeros(nb + 1, np.int64), 0, nb,
+                shift, nb)
+    f_star = fronts[0] >> ORD_SHIFT           # the strongest: in the first bucket
+    for v in fronts:
+        if v >> sh != fronts[0] >> sh:
             break
-        for p in range(lo, hi):
-            b = order[p]
-            ob = ords5[b]
-            mid = min(m_star, ob)
-            if _ev(mt, min(f_star, mid - 1), mid, ob, R_ENV) <= best:
-                continue
-            f_bound = _best_disjoint(masks5[b], masks3, order3, start3, bmax3)
-            if _ev(mt, min(f_bound, mid - 1), mid, ob, R_ENV) <= best:
-                continue
-            best = _search_back(b, masks5, ords5, order, start, bmax, shift, full, n,
-                                by_pos, f_bound, pos, mt, best, best_masks)
-    return best_masks[0], best_masks[1], best_masks[2], best
+        f_star = max(f_star, v >> ORD_SHIFT)
+    subsets = np.empty(packed.shape[0], np.int32)
+    start = np.zeros(nb + 1, np.int64)
+    return _search(packed, subsets, start, sample, fronts, tab, shift, nb, m_star, f_star,
+                   mt)
 
 
 # --- building the tables (plain Python, once per field and row tables) -----------------------
