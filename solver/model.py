@@ -42,7 +42,7 @@ import numpy as np
 from ._jit import njit
 from .rules import (CATEGORIES, CATEGORY_INDEX, SCHEME_EASTERN, SCHEME_MANDARIN, SCHEME_ROWS,
                     SCHEME_SCOOP, SCHEME_WESTERN, RuleSet, rule_set as _rules)
-from .kernels import ordinal3, ordinal_of_word5
+from .kernels import ROW_SHIFT, SUIT_BITS
 from .tables import CATEGORY_SHIFT, RowTables
 
 DATA = Path(__file__).parent / "data"
@@ -112,9 +112,9 @@ def _ev(mt, of, om, ob, sep, up=False):
 
     ``sep`` is R_SEP for the estimate, or R_ENV for an upper bound (every other term
     rises with each row's strength).  With ``up``, an upper bound of that value that
-    skips calling ``pow`` (a third of the time of a scoop estimate) for two or three
-    opponents: the power is bounded from above, and every term rises with it (rounding
-    keeps order), so the result is at least the exact one."""
+    does not call ``pow`` (a third of the time of a scoop estimate): the power of one to
+    three opponents is a product bounded from above, and every term rises with it
+    (rounding keeps order), so the result is at least the exact one."""
     # Scalar reads: a view of a record (rows[0, of]) would cost reference counting.
     rows, params = mt.rows, mt.params
     k = params[M_OPPONENTS]
@@ -128,8 +128,9 @@ def _ev(mt, of, om, ob, sep, up=False):
     if scheme == SCHEME_SCOOP:
         ours = np.float64(rows[0, of, R_P]) * rows[1, om, R_P] * rows[2, ob, R_P]
         theirs = np.float64(rows[0, of, R_Q]) * rows[1, om, R_Q] * rows[2, ob, R_Q]
-        if up and k == 3.0 and params[M_HOME_RUN] >= 0:
-            power = ours * ours * ours * POWER_UP + POWER_TINY
+        if up and params[M_HOME_RUN] >= 0 and (k == 1.0 or k == 2.0 or k == 3.0):
+            power = ours if k == 1.0 else ours * ours if k == 2.0 else ours * ours * ours
+            power = power * POWER_UP + POWER_TINY
         else:
             power = ours ** k
         home_run = params[M_HOME_RUN] * k * (power - theirs * params[M_Q_OTHER_SCOOP])
@@ -144,8 +145,9 @@ def _ev(mt, of, om, ob, sep, up=False):
         swept = (pts[0, of, PTS_LOST] * l1 * l2 + pts[1, om, PTS_LOST] * l0 * l2
                  + pts[2, ob, PTS_LOST] * l0 * l1)
         shots = params[M_SHOT_EXTRA] * (sweep * points - swept)
-        if up and k == 3.0 and params[M_HOME_RUN_EXTRA] >= 0:
-            power = sweep * sweep * sweep * POWER_UP + POWER_TINY
+        if up and params[M_HOME_RUN_EXTRA] >= 0 and (k == 1.0 or k == 2.0 or k == 3.0):
+            power = sweep if k == 1.0 else sweep * sweep if k == 2.0 else sweep * sweep * sweep
+            power = power * POWER_UP + POWER_TINY
         else:
             power = sweep ** k
         home_run = params[M_HOME_RUN_EXTRA] * (points * power - swept * params[M_Q_OTHER_SWEEP])
@@ -166,33 +168,44 @@ ORD_SHIFT = 17
 POS_MASK = (1 << ORD_SHIFT) - 1
 # Subsets are bucket-sorted (buckets of 2**shift consecutive ordinals, at most 256) only
 # as far as the search reaches: at first about FIRST_SORTED of them, by bucket sizes
-# estimated from every SAMPLE_EVERY-th subset, then about twice as many each time.
+# estimated from every SAMPLE_EVERY-th subset, then about as many again each time.
 SAMPLE_EVERY = 8
 FIRST_SORTED = 384
-BATCH = 64             # candidates (Middle, Front) scored together
+BATCH = 64             # candidates (Middle, Front) scored by one call
+CHUNK = 32             # Fronts looked at a time for a Back's list of its own
 
 
 @njit
-def _packed_subsets(codes, t, tab):
-    """Every 5-card subset of the hand, packed, in lexicographic order of positions (the
-    lookups of :func:`solver.search.five_subsets`).  When ``tab`` is not empty (13
-    cards), also ``tab[mask] = ordinal``."""
+def _subsets(codes, t, tab):
+    """(fives, threes): every 5-card and every 3-card subset of the hand, packed, in
+    lexicographic order of positions (the lookups of :func:`solver.kernels.ordinal5`
+    and ``ordinal3``, from shared sums as in :func:`solver.search.five_subsets`, with
+    unsigned indices, which Numba does not test for being negative).  With ``tab`` not
+    empty (13 cards), also ``tab[mask] = ordinal`` for both."""
     n = codes.shape[0]
     word = t.card_word[codes]
+    disp, ord5, ord3 = t.disp, t.ord5, t.ord3
+    low = np.uint64((1 << ROW_SHIFT) - 1)
     n3 = n * (n - 1) * (n - 2) // 6
     words3 = np.empty(n3, np.int64)
     masks3 = np.empty(n3, np.int64)
+    threes = np.empty(n3, np.int32)
     first = np.empty(n + 1, np.int64)        # first[c]: first triple of cards c and above
     q = 0
     for c in range(n):
         first[c] = q
         for d in range(c + 1, n):
             for e in range(d + 1, n):
-                words3[q] = word[c] + word[d] + word[e]
-                masks3[q] = (1 << c) | (1 << d) | (1 << e)
+                w = word[c] + word[d] + word[e]
+                m = (1 << c) | (1 << d) | (1 << e)
+                words3[q] = w
+                masks3[q] = m
+                key = np.uint64(w) >> np.uint64(SUIT_BITS)
+                threes[q] = (np.int64(ord3[np.uint64(disp[key >> np.uint64(ROW_SHIFT)])
+                                           + (key & low)]) << ORD_SHIFT) | m
                 q += 1
     first[n] = n3
-    out = np.empty(n * (n - 1) * (n - 2) * (n - 3) * (n - 4) // 120, np.int32)
+    fives = np.empty(n * (n - 1) * (n - 2) * (n - 3) * (n - 4) // 120, np.int32)
     k = 0
     for a in range(n):
         for b in range(a + 1, n):
@@ -200,42 +213,39 @@ def _packed_subsets(codes, t, tab):
             # Views, so that every index in the loop counts from 0 (see five_subsets).
             tail_words, tail_masks = words3[first[b + 1]:], masks3[first[b + 1]:]
             size = tail_words.shape[0]
-            dest = out[k:k + size]
+            dest = fives[k:k + size]
             for i in range(size):
-                o = np.int64(ordinal_of_word5(w + tail_words[i], t))
+                w5 = np.uint64(w + tail_words[i])
+                key = w5 >> np.uint64(SUIT_BITS)
+                suited = np.uint64(1) if (w5 + np.uint64(0x3333)) & np.uint64(0x8888) else np.uint64(0)
+                o = np.int64(ord5[suited, np.uint64(disp[key >> np.uint64(ROW_SHIFT)]) + (key & low)])
                 dest[i] = (o << ORD_SHIFT) | m | tail_masks[i]
             k += size
     if tab.shape[0]:
-        for i in range(out.shape[0]):
-            tab[out[i] & POS_MASK] = out[i] >> ORD_SHIFT
-    return out
+        for v in fives:
+            tab[v & POS_MASK] = v >> ORD_SHIFT
+        for v in threes:
+            tab[v & POS_MASK] = v >> ORD_SHIFT
+    return fives, threes
 
 
 @njit
-def _packed_fronts(codes, t, tab):
-    """Every 3-card subset of the hand, packed, in lexicographic order of positions; with
-    ``tab`` (13 cards), also ``tab[mask] = ordinal``."""
-    n = codes.shape[0]
-    out = np.empty(n * (n - 1) * (n - 2) // 6, np.int32)
-    k = 0
-    for a in range(n):
-        for b in range(a + 1, n):
-            for c in range(b + 1, n):
-                o = np.int64(ordinal3(codes[a], codes[b], codes[c], t))
-                mask = (1 << a) | (1 << b) | (1 << c)
-                out[k] = (o << ORD_SHIFT) | mask
-                if tab.shape[0]:
-                    tab[mask] = o
-                k += 1
-    return out
-
-
-@njit
-def _sort_range(packed, out, start, k0, k1, shift, nb):
-    """Write to ``out`` from ``start[k0]`` the subsets of buckets k0..k1-1 in bucket
-    order, each bucket in input order (a stable counting sort), and set start[k0+1..k1]."""
+def _sort(packed, out, start, k0, sample, shift, nb, k_min):
+    """Bucket-sort ``packed`` into ``out`` from bucket ``k0`` (at ``start[k0]``) on,
+    each bucket in input order (a stable counting sort), set ``start`` up to the new
+    end, and return it (buckets 0..end-1 are sorted).  With ``sample`` (the sizes of the
+    buckets among every SAMPLE_EVERY-th subset), through bucket ``k_min`` and about as
+    many subsets again as are sorted (FIRST_SORTED at first); without, all."""
+    end = nb
+    if sample.shape[0]:
+        want = max(FIRST_SORTED, start[k0]) // SAMPLE_EVERY
+        have = 0
+        end = k0
+        while end < nb and (end <= k_min or have < want):
+            have += sample[end]
+            end += 1
     sh = shift + ORD_SHIFT
-    lo = (nb - k1) << sh              # the smallest packed value of bucket k1 - 1
+    lo = (nb - end) << sh             # the smallest packed value of bucket end - 1
     hi = (nb - k0) << sh              # above bucket k0
     tmp = np.empty(packed.shape[0], np.int32)
     c = 0
@@ -243,12 +253,12 @@ def _sort_range(packed, out, start, k0, k1, shift, nb):
         v = packed[i]
         tmp[c] = v
         c += (v >= lo) & (v < hi)
-    count = np.zeros(k1 - k0 + 1, np.int64)
+    count = np.zeros(end - k0 + 1, np.int64)
     for i in range(c):
         count[nb - (tmp[i] >> sh) - k0] += 1
-    fill = np.empty(k1 - k0, np.int64)
+    fill = np.empty(end - k0, np.int64)
     at = start[k0]
-    for j in range(k1 - k0):
+    for j in range(end - k0):
         fill[j] = at
         at += count[j + 1]
         start[k0 + j + 1] = at
@@ -257,76 +267,108 @@ def _sort_range(packed, out, start, k0, k1, shift, nb):
         j = nb - 1 - (v >> sh) - k0
         out[fill[j]] = v
         fill[j] += 1
-
-
-@njit
-def _sort_more(packed, out, start, sorted_to, sample, shift, nb, k):
-    """Sort the buckets from ``sorted_to`` on, at least through bucket k and about as
-    many subsets again as are sorted (FIRST_SORTED at first, by the sampled bucket sizes
-    ``sample``); return the new end (buckets 0..end-1 are sorted)."""
-    want = max(FIRST_SORTED, start[sorted_to]) // SAMPLE_EVERY
-    have = 0
-    end = sorted_to
-    while end < nb and (end <= k or have < want):
-        have += sample[end]
-        end += 1
-    _sort_range(packed, out, start, sorted_to, end, shift, nb)
     return end
 
 
 @njit
-def _score_batch(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found):
-    """Score the candidates (Middle, Front packed) of Back ``mb`` in order; return the
-    new best, ``found``: its (front, middle, back) masks and the bucket of its Middle
-    when this Back holds it (else -1).
+def _bound(mt, of, om, ob):
+    """An upper bound of the estimate of every arrangement whose rows are no stronger
+    than ordinals (of, om, ob).  Not inlined: a call costs some 10 ns, and each inlined
+    copy of the estimate a quarter of a second of compiling."""
+    return _ev(mt, of, om, ob, R_ENV, True)
 
-    Ties are settled as a scan of the Middles strongest bucket first, in position order
-    within a bucket, meets them: an earlier Back keeps the best; within this Back a
-    Middle of a stronger bucket wins, else the first.  (Candidates come in that order
-    but for 13 cards, whose splits come in position order.)"""
+
+@njit
+def _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found):
+    """Score the candidates (Middle, Front, packed) of Back ``mb`` in order; return the
+    new best, and in ``found`` its (front, middle, back) masks and, when this Back holds
+    it, the bucket of its Middle (else found[3] = -1).
+
+    Ties are settled as a scan of the Middles, strongest bucket first and in position
+    order within a bucket, meets them: an earlier Back keeps the best; within this Back
+    a Middle of a stronger bucket wins, else the first.  (Candidates come in that
+    order, but for 13 cards, whose splits come in position order.)  Where the estimate
+    calls ``pow``, a bound without it rules out most candidates first."""
     up = mt.params[M_SCHEME] == SCHEME_SCOOP or mt.params[M_SCHEME] == SCHEME_MANDARIN
     for i in range(n_cand):
         om = cand_m[i] >> ORD_SHIFT
         of = cand_f[i] >> ORD_SHIFT
-        ev = _ev(mt, of, om, ob, R_SEP, True)       # the exact value unless ``up``
-        if ev < best or (ev == best and (found[3] < 0 or om >> shift <= found[3])):
-            continue
-        if up:
-            ev = _ev(mt, of, om, ob, R_SEP)
+        exact = not up
+        while True:                   # the bound (where up), then the exact estimate
+            ev = _ev(mt, of, om, ob, R_SEP, not exact)
             if ev < best or (ev == best and (found[3] < 0 or om >> shift <= found[3])):
-                continue
-        best = ev
-        found[0] = cand_f[i] & POS_MASK
-        found[1] = cand_m[i] & POS_MASK
-        found[2] = mb
-        found[3] = om >> shift
+                break
+            if exact:
+                best = ev
+                found[0] = cand_f[i] & POS_MASK
+                found[1] = cand_m[i] & POS_MASK
+                found[2] = mb
+                found[3] = om >> shift
+                break
+            exact = True
     return best
 
 
 @njit
-def _search(packed, subsets, start, sample, fronts, tab, shift, nb, m_star, f_star, mt):
-    """The branch and bound of :func:`table_set`: ``packed`` the subsets in position
-    order, ``subsets`` the same bucket-sorted (as far as ``start`` says, sorted on
-    demand), ``fronts`` the Fronts bucket-sorted; ``tab``, for 13 cards, the ordinal of
-    every 3- and 5-card mask (else empty)."""
+def table_set(codes, t, mt):
+    """(front, middle, back) position masks of the arrangement of 13 of ``codes`` with
+    the highest model estimate :func:`_ev`, and that estimate.
+
+    Exact branch and bound: Backs and Middles are visited strongest first (in buckets
+    of consecutive ordinals, in position order within a bucket), and a Back, a Middle or
+    a whole bucket and every weaker one is skipped when an upper bound of every
+    arrangement it could head (:func:`_ev` with R_ENV at the strongest rows it leaves)
+    is no better than the best found; the first best found is kept.  A 13-card Back is
+    completed by every split of its other 8 cards (its Front is what the Middle leaves);
+    a 16- or 17-card Back by its Middles in order, each with the strongest Front below
+    it that the two leave."""
+    n = codes.shape[0]
+    n_ord = t.values.shape[0]
+    shift = 0
+    while (n_ord >> shift) >= 256:
+        shift += 1
+    nb = (n_ord >> shift) + 1
     sh = shift + ORD_SHIFT
+    n13 = n == 13
+    tab = np.empty((1 << 13) if n13 else 0, np.uint16)
+    packed, threes = _subsets(codes, t, tab)
+    sample = np.zeros(nb, np.int64)
+    for i in range(0, packed.shape[0], SAMPLE_EVERY):
+        sample[nb - 1 - (packed[i] >> sh)] += 1
+    fronts = np.empty(threes.shape[0], np.int32)
+    _sort(threes, fronts, np.zeros(nb + 1, np.int64), np.int64(0), sample[:0], shift, nb,
+          np.int64(0))
     nf = fronts.shape[0]
-    n13 = tab.shape[0] > 0
-    own = np.empty(nf + 1, np.int32)          # the Fronts disjoint from the Back
+    f_star = fronts[0] >> ORD_SHIFT           # the strongest: in the first bucket
+    for v in fronts:
+        if v >> sh != fronts[0] >> sh:
+            break
+        f_star = max(f_star, v >> ORD_SHIFT)
+    subsets = np.empty(packed.shape[0], np.int32)
+    start = np.zeros(nb + 1, np.int64)
+    sorted_to = _sort(packed, subsets, start, np.int64(0), sample, shift, nb, np.int64(0))
+    m_star = np.int64(0)
+    for k in range(sorted_to):               # the strongest: in the first bucket
+        for p in range(start[k], start[k + 1]):
+            m_star = max(m_star, subsets[p] >> ORD_SHIFT)
+        if m_star:
+            break
+
+    own = np.empty(nf + 1, np.int32)         # the Fronts disjoint from the Back
     pos = np.empty(8, np.int64)
     cand_m = np.empty(max(56, BATCH), np.int32)
     cand_f = np.empty(max(56, BATCH), np.int32)
     found = np.zeros(4, np.int64)
     best = -np.inf
-    sorted_to = _sort_more(packed, subsets, start, 0, sample, shift, nb, 0)
+    rej_f = rej_b = -1                       # a Back ruled out by the bound at best
     for k in range(nb):
         if k >= sorted_to:
-            sorted_to = _sort_more(packed, subsets, start, sorted_to, sample, shift, nb, k)
+            sorted_to = _sort(packed, subsets, start, sorted_to, sample, shift, nb, k)
         lo, hi = start[k], start[k + 1]
         if lo == hi:
             continue
         top = min(((nb - k) << shift) - 1, m_star)     # the bucket's strongest
-        if _ev(mt, min(f_star, top - 1), top, top, R_ENV, True) <= best:
+        if _bound(mt, min(f_star, top - 1), top, top) <= best:
             break                     # this bucket and every weaker one
         for p in range(lo, hi):
             v = subsets[p]
@@ -340,16 +382,19 @@ def _search(packed, subsets, start, sample, fronts, tab, shift, nb, m_star, f_st
             if q == nf:
                 continue
             f_bound = fronts[q] >> ORD_SHIFT
-            f_top = fronts[q] >> sh
             q += 1
-            while q < nf and fronts[q] >> sh == f_top:
+            while q < nf and fronts[q] >> sh == f_bound >> shift:
                 if fronts[q] & mb == 0:
                     f_bound = max(f_bound, fronts[q] >> ORD_SHIFT)
                 q += 1
-            mid = min(m_star, ob)
-            if _ev(mt, min(f_bound, mid - 1), mid, ob, R_ENV, True) <= best:
+            # The bound with the strongest Middle there is rises with f_bound and ob: a
+            # Back no better than one it ruled out (at this best) is ruled out too.
+            if f_bound <= rej_f and ob <= rej_b:
                 continue
-            found[3] = -1
+            mid = min(m_star, ob)
+            if _bound(mt, min(f_bound, mid - 1), mid, ob) <= best:
+                rej_f, rej_b = f_bound, ob
+                continue
             if n13:
                 # The Front is what the Back and Middle leave: every split of the other
                 # 8 cards, Middles in position order (Fronts in reverse order).
@@ -359,9 +404,9 @@ def _search(packed, subsets, start, sample, fronts, tab, shift, nb, m_star, f_st
                     if rest >> x & 1:
                         pos[n_pos] = x
                         n_pos += 1
-                n_cand = 0
-                m_bound = 0
-                f_bound = 0
+                n_cand = np.int64(0)
+                m_bound = np.int64(0)
+                f_bound = np.int64(0)
                 for i in range(5, -1, -1):
                     for j in range(6, i, -1):
                         for l in range(7, j, -1):
@@ -374,51 +419,53 @@ def _search(packed, subsets, start, sample, fronts, tab, shift, nb, m_star, f_st
                                 n_cand += 1
                                 m_bound = max(m_bound, om)
                                 f_bound = max(f_bound, of)
-                if n_cand == 0:
+                if n_cand == 0 or _bound(mt, f_bound, m_bound, ob) <= best:
                     continue
-                m_front = f_bound
-            else:
-                # The strongest Middle: the first subset disjoint from the Back and no
-                # stronger, from its bucket on, and the strongest of that bucket.
-                cap = (ob << ORD_SHIFT) | POS_MASK     # packed values of ordinal <= ob
-                q = lo
-                while True:
-                    end = start[sorted_to]
-                    while q < end and (subsets[q] & mb or subsets[q] > cap):
-                        q += 1
-                    if q < end or sorted_to == nb:
-                        break
-                    sorted_to = _sort_more(packed, subsets, start, sorted_to, sample,
-                                           shift, nb, sorted_to)
-                if q == start[sorted_to]:
-                    continue                           # no Middle
-                km = nb - 1 - (subsets[q] >> sh)
-                m_bound = subsets[q] >> ORD_SHIFT
-                for r in range(q + 1, start[km + 1]):
-                    if subsets[r] & mb == 0 and subsets[r] <= cap:
-                        m_bound = max(m_bound, subsets[r] >> ORD_SHIFT)
-                m_front = min(f_bound, m_bound - 1)
-            if _ev(mt, m_front, m_bound, ob, R_ENV, True) <= best:
+                found[3] = -1
+                new = _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found)
+                if new != best:
+                    best = new
+                    rej_f = rej_b = -1
                 continue
-            if n13:
-                best = _score_batch(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found)
+            # The strongest Middle: the first subset disjoint from the Back and no
+            # stronger, from its bucket on, and the strongest of that bucket.
+            cap = (ob << ORD_SHIFT) | POS_MASK         # packed values of ordinal <= ob
+            q = lo
+            while True:
+                end = start[sorted_to]
+                while q < end and (subsets[q] & mb or subsets[q] > cap):
+                    q += 1
+                if q < end or sorted_to == nb:
+                    break
+                sorted_to = _sort(packed, subsets, start, sorted_to, sample, shift, nb,
+                                  sorted_to)
+            if q == start[sorted_to]:
+                continue                               # no Middle
+            km = nb - 1 - (subsets[q] >> sh)
+            m_bound = subsets[q] >> ORD_SHIFT
+            for r in range(q + 1, start[km + 1]):
+                if subsets[r] & mb == 0 and subsets[r] <= cap:
+                    m_bound = max(m_bound, subsets[r] >> ORD_SHIFT)
+            if _bound(mt, min(f_bound, m_bound - 1), m_bound, ob) <= best:
                 continue
             # The Middles bucket by bucket, each with the strongest Front below it of
             # the Fronts the Back leaves (own, taken from fronts as far as needed).
+            found[3] = -1
+            was = best
             n_own = 0
             g = 0
             while km < nb:
                 if km >= sorted_to:
-                    sorted_to = _sort_more(packed, subsets, start, sorted_to, sample,
-                                           shift, nb, km)
+                    sorted_to = _sort(packed, subsets, start, sorted_to, sample, shift, nb,
+                                      km)
                 lo2, hi2 = max(q, start[km]), start[km + 1]
                 km += 1
                 if lo2 == hi2:
                     continue
                 m_cap = min(((nb - km + 1) << shift) - 1, ob)   # the bucket's strongest
-                if _ev(mt, min(f_bound, m_cap - 1), m_cap, ob, R_ENV, True) <= best:
+                if _bound(mt, min(f_bound, m_cap - 1), m_cap, ob) <= best:
                     break             # this bucket and every weaker one
-                n_cand = 0
+                n_cand = np.int64(0)
                 for p2 in range(lo2, hi2):
                     w = subsets[p2]
                     if w & mb or w > cap:
@@ -434,26 +481,25 @@ def _search(packed, subsets, start, sample, fronts, tab, shift, nb, m_star, f_st
                             i += 1
                         if i < n_own or g == nf:
                             break
-                        for e in range(g, min(g + 32, nf)):
+                        for e in range(g, min(g + CHUNK, nf)):
                             own[n_own] = fronts[e]
                             n_own += fronts[e] & mb == 0
-                        g = min(g + 32, nf)
+                        g = min(g + CHUNK, nf)
                     if i == n_own:
                         continue              # no legal Front below this Middle
                     u = own[i]
-                    u_top = u >> sh
                     i += 1
                     while True:
                         if i == n_own:
                             if g == nf:
                                 break
-                            for e in range(g, min(g + 32, nf)):
+                            for e in range(g, min(g + CHUNK, nf)):
                                 own[n_own] = fronts[e]
                                 n_own += fronts[e] & mb == 0
-                            g = min(g + 32, nf)
+                            g = min(g + CHUNK, nf)
                             continue
                         x = own[i]
-                        if x >> sh != u_top:
+                        if x >> sh != u >> sh:
                             break
                         if x & mm == 0 and x < f_cap and x >> ORD_SHIFT > u >> ORD_SHIFT:
                             u = x
@@ -462,49 +508,12 @@ def _search(packed, subsets, start, sample, fronts, tab, shift, nb, m_star, f_st
                     cand_f[n_cand] = u
                     n_cand += 1
                     if n_cand == BATCH:
-                        best = _score_batch(mt, ob, mb, cand_m, cand_f, n_cand, shift,
-                                            best, found)
-                        n_cand = 0
-                best = _score_batch(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found)
+                        best = _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found)
+                        n_cand = np.int64(0)
+                best = _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found)
+            if best != was:
+                rej_f = rej_b = -1
     return found[0], found[1], found[2], best
-
-
-@njit
-def table_set(codes, t, mt):
-    """(front, middle, back) position masks of the arrangement of 13 of ``codes`` with
-    the highest model estimate :func:`_ev`, and that estimate.
-
-    Exact branch and bound: Backs and Middles are visited strongest first (in buckets
-    of consecutive ordinals), and a subset -- or a whole bucket and every weaker one --
-    is skipped when an upper bound of every arrangement it could head (:func:`_ev` with
-    R_ENV, the strongest Middle and Front it leaves) is no better than the best found."""
-    n = codes.shape[0]
-    n_ord = t.values.shape[0]
-    shift = 0
-    while (n_ord >> shift) >= 256:
-        shift += 1
-    nb = (n_ord >> shift) + 1
-    sh = shift + ORD_SHIFT
-    tab = np.empty((1 << 13) if n == 13 else 0, np.uint16)
-    packed = _packed_subsets(codes, t, tab)
-    sample = np.zeros(nb, np.int64)
-    m_star = 0
-    for i in range(packed.shape[0]):
-        m_star = max(m_star, packed[i] >> ORD_SHIFT)
-        if i % SAMPLE_EVERY == 0:
-            sample[nb - 1 - (packed[i] >> sh)] += 1
-    fronts = np.empty(n * (n - 1) * (n - 2) // 6, np.int32)
-    _sort_range(_packed_fronts(codes, t, tab), fronts, np.zeros(nb + 1, np.int64), 0, nb,
-                shift, nb)
-    f_star = fronts[0] >> ORD_SHIFT           # the strongest: in the first bucket
-    for v in fronts:
-        if v >> sh != fronts[0] >> sh:
-            break
-        f_star = max(f_star, v >> ORD_SHIFT)
-    subsets = np.empty(packed.shape[0], np.int32)
-    start = np.zeros(nb + 1, np.int64)
-    return _search(packed, subsets, start, sample, fronts, tab, shift, nb, m_star, f_star,
-                   mt)
 
 
 # --- building the tables (plain Python, once per field and row tables) -----------------------
