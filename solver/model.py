@@ -43,6 +43,7 @@ from ._jit import njit
 from .rules import (CATEGORIES, CATEGORY_INDEX, SCHEME_EASTERN, SCHEME_MANDARIN, SCHEME_ROWS,
                     SCHEME_SCOOP, SCHEME_WESTERN, RuleSet, rule_set as _rules)
 from .kernels import ROW_SHIFT, SUIT_BITS
+from numba.cpython.unsafe.numbers import trailing_zeros
 from .tables import CATEGORY_SHIFT, RowTables
 
 DATA = Path(__file__).parent / "data"
@@ -336,8 +337,8 @@ def table_set(codes, t, mt):
     for i in range(0, packed.shape[0], SAMPLE_EVERY):
         sample[nb - 1 - (packed[i] >> sh)] += 1
     fronts = np.empty(threes.shape[0], np.int32)
-    _sort(threes, fronts, np.zeros(nb + 1, np.int64), np.int64(0), sample[:0], shift, nb,
-          np.int64(0))
+    fstart = np.zeros(nb + 1, np.int64)
+    _sort(threes, fronts, fstart, np.int64(0), sample[:0], shift, nb, np.int64(0))
     nf = fronts.shape[0]
     f_star = fronts[0] >> ORD_SHIFT           # the strongest: in the first bucket
     for v in fronts:
@@ -354,7 +355,18 @@ def table_set(codes, t, mt):
         if m_star:
             break
 
-    own = np.empty(nf + 1, np.int32)         # the Fronts disjoint from the Back
+    # 16 or 17 cards: bits[w, x], bit j: whether Front 64 w + j holds position x, so
+    # that the Fronts disjoint from a Back and Middle come 64 at a time.
+    nw = (nf + 63) >> 6
+    bits = np.zeros((0 if n13 else nw, n), np.uint64)
+    for i in range(0 if n13 else nf):
+        m = fronts[i] & POS_MASK
+        while m:
+            bits[i >> 6, np.int64(trailing_zeros(m))] |= np.uint64(1) << np.uint64(i & 63)
+            m &= m - 1
+    last = ~np.uint64(0) if nf & 63 == 0 else (np.uint64(1) << np.uint64(nf & 63)) - np.uint64(1)
+    meets = np.empty(nw, np.uint64)          # the Fronts meeting the Back
+    mpos = np.empty(5, np.int64)
     pos = np.empty(8, np.int64)
     cand_m = np.empty(max(56, BATCH), np.int32)
     cand_f = np.empty(max(56, BATCH), np.int32)
@@ -397,30 +409,39 @@ def table_set(codes, t, mt):
                 continue
             if n13:
                 # The Front is what the Back and Middle leave: every split of the other
-                # 8 cards, Middles in position order (Fronts in reverse order).
+                # 8 cards.  First the strongest legal Middle and Front, for the bound.
                 rest = 0x1FFF ^ mb
                 n_pos = 0
                 for x in range(13):
                     if rest >> x & 1:
-                        pos[n_pos] = x
+                        pos[n_pos] = 1 << x
                         n_pos += 1
-                n_cand = np.int64(0)
                 m_bound = np.int64(0)
                 f_bound = np.int64(0)
+                for i in range(6):
+                    for j in range(i + 1, 7):
+                        pij = pos[i] | pos[j]
+                        for l in range(j + 1, 8):
+                            mf = pij | pos[l]
+                            om = np.int64(tab[rest ^ mf])
+                            of = np.int64(tab[mf])
+                            legal = of < om <= ob
+                            m_bound = max(m_bound, om if legal else 0)
+                            f_bound = max(f_bound, of if legal else 0)
+                if m_bound == 0 or _bound(mt, f_bound, m_bound, ob) <= best:
+                    continue
+                # The legal splits, Middles in position order (Fronts in reverse order).
+                n_cand = np.int64(0)
                 for i in range(5, -1, -1):
                     for j in range(6, i, -1):
                         for l in range(7, j, -1):
-                            mf = (1 << pos[i]) | (1 << pos[j]) | (1 << pos[l])
+                            mf = pos[i] | pos[j] | pos[l]
                             om = np.int64(tab[rest ^ mf])
                             of = np.int64(tab[mf])
                             if of < om <= ob:
                                 cand_m[n_cand] = (om << ORD_SHIFT) | (rest ^ mf)
                                 cand_f[n_cand] = (of << ORD_SHIFT) | mf
                                 n_cand += 1
-                                m_bound = max(m_bound, om)
-                                f_bound = max(f_bound, of)
-                if n_cand == 0 or _bound(mt, f_bound, m_bound, ob) <= best:
-                    continue
                 found[3] = -1
                 new = _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found)
                 if new != best:
@@ -449,11 +470,16 @@ def table_set(codes, t, mt):
             if _bound(mt, min(f_bound, m_bound - 1), m_bound, ob) <= best:
                 continue
             # The Middles bucket by bucket, each with the strongest Front below it of
-            # the Fronts the Back leaves (own, taken from fronts as far as needed).
+            # those the two leave.
             found[3] = -1
             was = best
-            n_own = 0
-            g = 0
+            x = mb
+            for i in range(5):
+                mpos[i] = np.int64(trailing_zeros(x))
+                x &= x - 1
+            for w in range(nw):
+                meets[w] = (bits[w, mpos[0]] | bits[w, mpos[1]] | bits[w, mpos[2]]
+                            | bits[w, mpos[3]] | bits[w, mpos[4]])
             while km < nb:
                 if km >= sorted_to:
                     sorted_to = _sort(packed, subsets, start, sorted_to, sample, shift, nb,
@@ -470,40 +496,40 @@ def table_set(codes, t, mt):
                     w = subsets[p2]
                     if w & mb or w > cap:
                         continue
-                    mm = w & POS_MASK
                     f_cap = (w >> ORD_SHIFT) << ORD_SHIFT    # packed Fronts below it
-                    # The first of own disjoint from the Middle and below it, then the
-                    # strongest of its bucket (the first of equals in position order,
-                    # as a scan of the positions keeps).
-                    i = 0
-                    while True:
-                        while i < n_own and (own[i] & mm or own[i] >= f_cap):
-                            i += 1
-                        if i < n_own or g == nf:
-                            break
-                        for e in range(g, min(g + CHUNK, nf)):
-                            own[n_own] = fronts[e]
-                            n_own += fronts[e] & mb == 0
-                        g = min(g + CHUNK, nf)
-                    if i == n_own:
-                        continue              # no legal Front below this Middle
-                    u = own[i]
-                    i += 1
-                    while True:
-                        if i == n_own:
-                            if g == nf:
+                    x = w & POS_MASK
+                    for i in range(5):
+                        mpos[i] = np.int64(trailing_zeros(x))
+                        x &= x - 1
+                    # The Fronts disjoint from both, from the first bucket that can hold
+                    # one below the Middle: the first below it, then the strongest of its
+                    # bucket (the first of equals in position order, as a scan of the
+                    # positions keeps).
+                    i = fstart[nb - 1 - (((w >> ORD_SHIFT) - 1) >> shift)]
+                    word = i >> 6
+                    free = ~np.uint64(0) << np.uint64(i & 63)
+                    u = -1
+                    done = False
+                    while word < nw and not done:
+                        free &= ~(meets[word] | bits[word, mpos[0]] | bits[word, mpos[1]]
+                                  | bits[word, mpos[2]] | bits[word, mpos[3]]
+                                  | bits[word, mpos[4]])
+                        if word == nw - 1:
+                            free &= last
+                        while free:
+                            x = fronts[(word << 6) + np.int64(trailing_zeros(free))]
+                            free &= free - np.uint64(1)
+                            if x >= f_cap:
+                                continue
+                            if u >= 0 and x >> sh != u >> sh:
+                                done = True   # past the bucket of the first one
                                 break
-                            for e in range(g, min(g + CHUNK, nf)):
-                                own[n_own] = fronts[e]
-                                n_own += fronts[e] & mb == 0
-                            g = min(g + CHUNK, nf)
-                            continue
-                        x = own[i]
-                        if x >> sh != u >> sh:
-                            break
-                        if x & mm == 0 and x < f_cap and x >> ORD_SHIFT > u >> ORD_SHIFT:
-                            u = x
-                        i += 1
+                            if u < 0 or x >> ORD_SHIFT > u >> ORD_SHIFT:
+                                u = x
+                        word += 1
+                        free = ~np.uint64(0)
+                    if u < 0:
+                        continue              # no legal Front below this Middle
                     cand_m[n_cand] = w
                     cand_f[n_cand] = u
                     n_cand += 1
