@@ -38,12 +38,13 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import overload
 
 from ._jit import njit
 from .rules import (CATEGORIES, CATEGORY_INDEX, SCHEME_EASTERN, SCHEME_MANDARIN, SCHEME_ROWS,
                     SCHEME_SCOOP, SCHEME_WESTERN, RuleSet, rule_set as _rules)
 from .kernels import ROW_SHIFT, SUIT_BITS
-from numba.cpython.unsafe.numbers import trailing_zeros
 from .tables import CATEGORY_SHIFT, RowTables
 
 DATA = Path(__file__).parent / "data"
@@ -168,12 +169,24 @@ POWER_TINY = 1e-300
 ORD_SHIFT = 17
 POS_MASK = (1 << ORD_SHIFT) - 1
 # Subsets are bucket-sorted (buckets of 2**shift consecutive ordinals, at most 256) only
-# as far as the search reaches: at first about FIRST_SORTED of them, by bucket sizes
+# as far as the search reaches: at first about 1 in SORTED_SHARE, by bucket sizes
 # estimated from every SAMPLE_EVERY-th subset, then about as many again each time.
 SAMPLE_EVERY = 8
-FIRST_SORTED = 384
+SORTED_SHARE = 6       # at first about 1 in SORTED_SHARE of the subsets
 BATCH = 64             # candidates (Middle, Front) scored by one call
 CHUNK = 32             # Fronts looked at a time for a Back's list of its own
+
+
+def _lowest_bit(x):
+    """The index of the lowest set bit of ``x`` > 0 (plain Python; compiled kernels use
+    the processor's instruction, below)."""
+    x = int(x)
+    return (x & -x).bit_length() - 1
+
+
+@overload(_lowest_bit)
+def _lowest_bit_compiled(x):
+    return lambda x: trailing_zeros(x)
 
 
 @njit
@@ -236,10 +249,10 @@ def _sort(packed, out, start, k0, sample, shift, nb, k_min):
     each bucket in input order (a stable counting sort), set ``start`` up to the new
     end, and return it (buckets 0..end-1 are sorted).  With ``sample`` (the sizes of the
     buckets among every SAMPLE_EVERY-th subset), through bucket ``k_min`` and about as
-    many subsets again as are sorted (FIRST_SORTED at first); without, all."""
+    many subsets again as are sorted (1 in SORTED_SHARE at first); without, all."""
     end = nb
     if sample.shape[0]:
-        want = max(FIRST_SORTED, start[k0]) // SAMPLE_EVERY
+        want = max(packed.shape[0] // SORTED_SHARE, start[k0]) // SAMPLE_EVERY
         have = 0
         end = k0
         while end < nb and (end <= k_min or have < want):
@@ -362,23 +375,28 @@ def table_set(codes, t, mt):
     for i in range(0 if n13 else nf):
         m = fronts[i] & POS_MASK
         while m:
-            bits[i >> 6, np.int64(trailing_zeros(m))] |= np.uint64(1) << np.uint64(i & 63)
+            bits[i >> 6, np.int64(_lowest_bit(m))] |= np.uint64(1) << np.uint64(i & 63)
             m &= m - 1
     last = ~np.uint64(0) if nf & 63 == 0 else (np.uint64(1) << np.uint64(nf & 63)) - np.uint64(1)
     meets = np.empty(nw, np.uint64)          # the Fronts meeting the Back
-    mpos = np.empty(5, np.int64)
+    mpos = np.empty(5, np.int64)             # positions of a Back or Middle
+    bpos = np.empty(5, np.int64)
     pos = np.empty(8, np.int64)
     cand_m = np.empty(max(56, BATCH), np.int32)
     cand_f = np.empty(max(56, BATCH), np.int32)
     found = np.zeros(4, np.int64)
     best = -np.inf
-    rej_f = rej_b = -1                       # a Back ruled out by the bound at best
+    # Backs ruled out by the bound at this best: the strongest Front left by one of an
+    # earlier bucket, and the last one of this bucket.
+    rej_prev = rej_here = rej_f = rej_b = -1
     for k in range(nb):
         if k >= sorted_to:
             sorted_to = _sort(packed, subsets, start, sorted_to, sample, shift, nb, k)
         lo, hi = start[k], start[k + 1]
         if lo == hi:
             continue
+        rej_prev = max(rej_prev, rej_here)
+        rej_here = rej_f = rej_b = -1
         top = min(((nb - k) << shift) - 1, m_star)     # the bucket's strongest
         if _bound(mt, min(f_star, top - 1), top, top) <= best:
             break                     # this bucket and every weaker one
@@ -387,25 +405,48 @@ def table_set(codes, t, mt):
             mb = v & POS_MASK
             ob = v >> ORD_SHIFT
             # The strongest Front the Back leaves: the strongest of the first bucket of
-            # Fronts holding one disjoint from it.
-            q = 0
-            while q < nf and fronts[q] & mb:
+            # Fronts holding one disjoint from it (16, 17 cards: 64 Fronts at a time).
+            f_bound = np.int64(0)
+            if n13:
+                q = 0
+                while fronts[q] & mb:         # 8 cards left: there is one
+                    q += 1
+                f_bound = fronts[q] >> ORD_SHIFT
                 q += 1
-            if q == nf:
-                continue
-            f_bound = fronts[q] >> ORD_SHIFT
-            q += 1
-            while q < nf and fronts[q] >> sh == f_bound >> shift:
-                if fronts[q] & mb == 0:
-                    f_bound = max(f_bound, fronts[q] >> ORD_SHIFT)
-                q += 1
+                while q < nf and fronts[q] >> sh == f_bound >> shift:
+                    if fronts[q] & mb == 0:
+                        f_bound = max(f_bound, fronts[q] >> ORD_SHIFT)
+                    q += 1
+            else:
+                x = mb
+                for i in range(5):
+                    bpos[i] = np.int64(_lowest_bit(x))
+                    x &= x - 1
+                word = 0
+                done = False
+                while word < nw and not done:
+                    free = ~(bits[word, bpos[0]] | bits[word, bpos[1]] | bits[word, bpos[2]]
+                             | bits[word, bpos[3]] | bits[word, bpos[4]])
+                    if word == nw - 1:
+                        free &= last
+                    while free:
+                        u = fronts[(word << 6) + np.int64(_lowest_bit(free))]
+                        free &= free - np.uint64(1)
+                        if f_bound and u >> sh != f_bound >> shift:
+                            done = True       # past the bucket of the first one
+                            break
+                        f_bound = max(f_bound, u >> ORD_SHIFT)
+                    word += 1
+                if f_bound == 0:
+                    continue
             # The bound with the strongest Middle there is rises with f_bound and ob: a
             # Back no better than one it ruled out (at this best) is ruled out too.
-            if f_bound <= rej_f and ob <= rej_b:
+            if f_bound <= rej_prev or (f_bound <= rej_f and ob <= rej_b):
                 continue
             mid = min(m_star, ob)
             if _bound(mt, min(f_bound, mid - 1), mid, ob) <= best:
                 rej_f, rej_b = f_bound, ob
+                rej_here = max(rej_here, f_bound)
                 continue
             if n13:
                 # The Front is what the Back and Middle leave: every split of the other
@@ -446,7 +487,7 @@ def table_set(codes, t, mt):
                 new = _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found)
                 if new != best:
                     best = new
-                    rej_f = rej_b = -1
+                    rej_prev = rej_here = rej_f = rej_b = -1
                 continue
             # The strongest Middle: the first subset disjoint from the Back and no
             # stronger, from its bucket on, and the strongest of that bucket.
@@ -473,13 +514,9 @@ def table_set(codes, t, mt):
             # those the two leave.
             found[3] = -1
             was = best
-            x = mb
-            for i in range(5):
-                mpos[i] = np.int64(trailing_zeros(x))
-                x &= x - 1
             for w in range(nw):
-                meets[w] = (bits[w, mpos[0]] | bits[w, mpos[1]] | bits[w, mpos[2]]
-                            | bits[w, mpos[3]] | bits[w, mpos[4]])
+                meets[w] = (bits[w, bpos[0]] | bits[w, bpos[1]] | bits[w, bpos[2]]
+                            | bits[w, bpos[3]] | bits[w, bpos[4]])
             while km < nb:
                 if km >= sorted_to:
                     sorted_to = _sort(packed, subsets, start, sorted_to, sample, shift, nb,
@@ -488,8 +525,9 @@ def table_set(codes, t, mt):
                 km += 1
                 if lo2 == hi2:
                     continue
+                # (The first bucket passes: its strongest is at least m_bound.)
                 m_cap = min(((nb - km + 1) << shift) - 1, ob)   # the bucket's strongest
-                if _bound(mt, min(f_bound, m_cap - 1), m_cap, ob) <= best:
+                if lo2 != q and _bound(mt, min(f_bound, m_cap - 1), m_cap, ob) <= best:
                     break             # this bucket and every weaker one
                 n_cand = np.int64(0)
                 for p2 in range(lo2, hi2):
@@ -499,7 +537,7 @@ def table_set(codes, t, mt):
                     f_cap = (w >> ORD_SHIFT) << ORD_SHIFT    # packed Fronts below it
                     x = w & POS_MASK
                     for i in range(5):
-                        mpos[i] = np.int64(trailing_zeros(x))
+                        mpos[i] = np.int64(_lowest_bit(x))
                         x &= x - 1
                     # The Fronts disjoint from both, from the first bucket that can hold
                     # one below the Middle: the first below it, then the strongest of its
@@ -517,7 +555,7 @@ def table_set(codes, t, mt):
                         if word == nw - 1:
                             free &= last
                         while free:
-                            x = fronts[(word << 6) + np.int64(trailing_zeros(free))]
+                            x = fronts[(word << 6) + np.int64(_lowest_bit(free))]
                             free &= free - np.uint64(1)
                             if x >= f_cap:
                                 continue
@@ -538,7 +576,7 @@ def table_set(codes, t, mt):
                         n_cand = np.int64(0)
                 best = _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found)
             if best != was:
-                rej_f = rej_b = -1
+                rej_prev = rej_here = rej_f = rej_b = -1
     return found[0], found[1], found[2], best
 
 
