@@ -284,12 +284,52 @@ def _sort(packed, out, start, k0, sample, shift, nb, k_min):
     return end
 
 
+# Bounds for the search, thousands a hand: _ev with R_ENV and without pow.  Western and
+# scoop (the 13-card default and the 16- and 17-card rule sets) have small functions of
+# their own, which LLVM inlines where they are called (a bound then costs what an inlined
+# estimate costs, 5 ns; a call of _ev_bound about 14); inlining _ev itself at Numba's
+# level would cost a quarter of a second of compiling for each of the five call sites.
 @njit
+def _bound_western(rows, of, om, ob, k, majority):
+    s = np.float64(rows[0, of, R_ENV]) + rows[1, om, R_ENV] + rows[2, ob, R_ENV]
+    p0, p1, p2 = np.float64(rows[0, of, R_P]), rows[1, om, R_P], rows[2, ob, R_P]
+    wins2 = p0 * p1 + p0 * p2 + p1 * p2 - 2.0 * p0 * p1 * p2
+    p0, p1, p2 = np.float64(rows[0, of, R_Q]), rows[1, om, R_Q], rows[2, ob, R_Q]
+    losses2 = p0 * p1 + p0 * p2 + p1 * p2 - 2.0 * p0 * p1 * p2
+    return k * (s + majority * (wins2 - losses2))
+
+
+@njit
+def _bound_scoop(rows, of, om, ob, k, scoop, home_run_units, q_other):
+    s = np.float64(rows[0, of, R_ENV]) + rows[1, om, R_ENV] + rows[2, ob, R_ENV]
+    ours = np.float64(rows[0, of, R_P]) * rows[1, om, R_P] * rows[2, ob, R_P]
+    theirs = np.float64(rows[0, of, R_Q]) * rows[1, om, R_Q] * rows[2, ob, R_Q]
+    if home_run_units >= 0 and (k == 1.0 or k == 2.0 or k == 3.0):
+        power = ours if k == 1.0 else ours * ours if k == 2.0 else ours * ours * ours
+        power = power * POWER_UP + POWER_TINY
+    else:
+        power = ours ** k
+    home_run = home_run_units * k * (power - theirs * q_other)
+    return k * (s + scoop * (ours - theirs)) + home_run
+
+
+@njit
+def _ev_bound(mt, of, om, ob):
+    return _ev(mt, of, om, ob, R_ENV, True)
+
+
+@njit(inline="always")
 def _bound(mt, of, om, ob):
     """An upper bound of the estimate of every arrangement whose rows are no stronger
-    than ordinals (of, om, ob).  Not inlined: a call costs some 10 ns, and each inlined
-    copy of the estimate a quarter of a second of compiling."""
-    return _ev(mt, of, om, ob, R_ENV, True)
+    than ordinals (of, om, ob): :func:`_ev` with R_ENV, ``up``."""
+    params = mt.params
+    scheme = params[M_SCHEME]
+    if scheme == SCHEME_WESTERN:
+        return _bound_western(mt.rows, of, om, ob, params[M_OPPONENTS], params[M_MAJORITY])
+    if scheme == SCHEME_SCOOP:
+        return _bound_scoop(mt.rows, of, om, ob, params[M_OPPONENTS], params[M_SCOOP],
+                            params[M_HOME_RUN], params[M_Q_OTHER_SCOOP])
+    return _ev_bound(mt, of, om, ob)
 
 
 @njit
@@ -473,9 +513,11 @@ def table_set(codes, t, mt):
                     continue
                 # The legal splits, Middles in position order (Fronts in reverse order).
                 n_cand = np.int64(0)
-                for i in range(5, -1, -1):
-                    for j in range(6, i, -1):
-                        for l in range(7, j, -1):
+                # (Trip counts from n_pos: unrolled like the first loop, this one, run
+                # for one Back in six, would only cost compiling time.)
+                for i in range(n_pos - 3, -1, -1):
+                    for j in range(n_pos - 2, i, -1):
+                        for l in range(n_pos - 1, j, -1):
                             mf = pos[i] | pos[j] | pos[l]
                             om = np.int64(tab[rest ^ mf])
                             of = np.int64(tab[mf])
