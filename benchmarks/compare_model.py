@@ -1,10 +1,13 @@
 """The opponent model's setter of an old checkout against this one: the same setting
-and estimate, bit for bit, on seeded random hands of every rule set, then the time a
-hand side by side in one process, rounds alternating, medians.  The old checkout's
-``solver`` package is imported as ``solver_old``.
+and estimate, bit for bit, on seeded random hands of every rule set (13-card rule sets
+at 2 and 4 seats; ``bonus`` with a cut card of each rank), then the time a hand side by
+side in one process, rounds alternating, medians.  Times are the calling thread's CPU
+time (Numba runs on one thread here): on a shared machine it stays steady where wall
+time drifts.  The old checkout's ``solver`` package is imported as ``solver_old``; the
+exit status is 1 when any hand differs.
 
-    mkdir /tmp/solver-old && git archive main solver | tar -x -C /tmp/solver-old
-    PYTHONPATH=. python3 benchmarks/compare_model.py /tmp/solver-old [hands] [rounds]
+    mkdir /tmp/solver-old && git archive 6935e82 solver | tar -x -C /tmp/solver-old
+    cd benchmarks && PYTHONPATH=.. python3 compare_model.py /tmp/solver-old [hands] [rounds]
 """
 import sys
 import time

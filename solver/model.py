@@ -172,9 +172,8 @@ POS_MASK = (1 << ORD_SHIFT) - 1
 # as far as the search reaches: at first about 1 in SORTED_SHARE, by bucket sizes
 # estimated from every SAMPLE_EVERY-th subset, then about as many again each time.
 SAMPLE_EVERY = 8
-SORTED_SHARE = 6       # at first about 1 in SORTED_SHARE of the subsets
-BATCH = 64             # candidates (Middle, Front) scored by one call
-CHUNK = 32             # Fronts looked at a time for a Back's list of its own
+SORTED_SHARE = 6
+BATCH = 64             # candidates (Middle, Front) scored by one call of _score
 
 
 def _lowest_bit(x):
@@ -375,7 +374,10 @@ def table_set(codes, t, mt):
     is no better than the best found; the first best found is kept.  A 13-card Back is
     completed by every split of its other 8 cards (its Front is what the Middle leaves);
     a 16- or 17-card Back by its Middles in order, each with the strongest Front below
-    it that the two leave."""
+    it that the two leave.  Pruning never drops an arrangement that could beat the best
+    found, and ties go as that visiting order meets them, so the result does not depend
+    on how fast the search is: tests/test_model.py checks it against an exhaustive scan,
+    benchmarks/compare_model.py against an older table_set."""
     n = codes.shape[0]
     n_ord = t.values.shape[0]
     shift = 0
