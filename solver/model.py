@@ -38,11 +38,13 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import overload
 
 from ._jit import njit
 from .rules import (CATEGORIES, CATEGORY_INDEX, SCHEME_EASTERN, SCHEME_MANDARIN, SCHEME_ROWS,
                     SCHEME_SCOOP, SCHEME_WESTERN, RuleSet, rule_set as _rules)
-from .search import best_front_below, five_subsets, fronts_by_positions
+from .kernels import ROW_SHIFT, SUIT_BITS
 from .tables import CATEGORY_SHIFT, RowTables
 
 DATA = Path(__file__).parent / "data"
@@ -106,116 +108,257 @@ def _two_or_more(p0, p1, p2):
 
 
 @njit(inline="always")
-def _ev(mt, of, om, ob, sep):
+def _ev(mt, of, om, ob, sep, up=False):
     """Model estimate of our score for rows with ordinals (of, om, ob) against the
     table's opponents, each opponent's rows drawn independently from the field.
 
     ``sep`` is R_SEP for the estimate, or R_ENV for an upper bound (every other term
-    rises with each row's strength)."""
+    rises with each row's strength).  With ``up``, an upper bound of that value that
+    does not call ``pow`` (a third of the time of a scoop estimate): the power of one to
+    three opponents is a product bounded from above, and every term rises with it
+    (rounding keeps order), so the result is at least the exact one."""
+    # Scalar reads: a view of a record (rows[0, of]) would cost reference counting.
     rows, params = mt.rows, mt.params
-    f = rows[0, of]
-    m = rows[1, om]
-    b = rows[2, ob]
     k = params[M_OPPONENTS]
-    s = np.float64(f[sep]) + m[sep] + b[sep]
+    s = np.float64(rows[0, of, sep]) + rows[1, om, sep] + rows[2, ob, sep]
     scheme = params[M_SCHEME]
     if scheme == SCHEME_WESTERN:
-        wins2 = _two_or_more(np.float64(f[R_P]), m[R_P], b[R_P])
-        losses2 = _two_or_more(np.float64(f[R_Q]), m[R_Q], b[R_Q])
+        wins2 = _two_or_more(np.float64(rows[0, of, R_P]), rows[1, om, R_P], rows[2, ob, R_P])
+        losses2 = _two_or_more(np.float64(rows[0, of, R_Q]), rows[1, om, R_Q],
+                               rows[2, ob, R_Q])
         return k * (s + params[M_MAJORITY] * (wins2 - losses2))
     if scheme == SCHEME_SCOOP:
-        ours = np.float64(f[R_P]) * m[R_P] * b[R_P]
-        theirs = np.float64(f[R_Q]) * m[R_Q] * b[R_Q]
-        home_run = params[M_HOME_RUN] * k * (ours ** k - theirs * params[M_Q_OTHER_SCOOP])
+        ours = np.float64(rows[0, of, R_P]) * rows[1, om, R_P] * rows[2, ob, R_P]
+        theirs = np.float64(rows[0, of, R_Q]) * rows[1, om, R_Q] * rows[2, ob, R_Q]
+        if up and params[M_HOME_RUN] >= 0 and (k == 1.0 or k == 2.0 or k == 3.0):
+            power = ours if k == 1.0 else ours * ours if k == 2.0 else ours * ours * ours
+            power = power * POWER_UP + POWER_TINY
+        else:
+            power = ours ** k
+        home_run = params[M_HOME_RUN] * k * (power - theirs * params[M_Q_OTHER_SCOOP])
         return k * (s + params[M_SCOOP] * (ours - theirs)) + home_run
     if scheme == SCHEME_MANDARIN:
-        pf, pm, pb = mt.points[0, of], mt.points[1, om], mt.points[2, ob]
-        sweep = np.float64(f[R_P]) * m[R_P] * b[R_P]
-        points = np.float64(pf[PTS_WON]) + pm[PTS_WON] + pb[PTS_WON]
-        l0, l1, l2 = np.float64(f[R_Q]), np.float64(m[R_Q]), np.float64(b[R_Q])
-        swept = pf[PTS_LOST] * l1 * l2 + pm[PTS_LOST] * l0 * l2 + pb[PTS_LOST] * l0 * l1
+        pts = mt.points
+        sweep = np.float64(rows[0, of, R_P]) * rows[1, om, R_P] * rows[2, ob, R_P]
+        points = np.float64(pts[0, of, PTS_WON]) + pts[1, om, PTS_WON] + pts[2, ob, PTS_WON]
+        l0 = np.float64(rows[0, of, R_Q])
+        l1 = np.float64(rows[1, om, R_Q])
+        l2 = np.float64(rows[2, ob, R_Q])
+        swept = (pts[0, of, PTS_LOST] * l1 * l2 + pts[1, om, PTS_LOST] * l0 * l2
+                 + pts[2, ob, PTS_LOST] * l0 * l1)
         shots = params[M_SHOT_EXTRA] * (sweep * points - swept)
-        home_run = params[M_HOME_RUN_EXTRA] * (points * sweep ** k
-                                               - swept * params[M_Q_OTHER_SWEEP])
+        if up and params[M_HOME_RUN_EXTRA] >= 0 and (k == 1.0 or k == 2.0 or k == 3.0):
+            power = sweep if k == 1.0 else sweep * sweep if k == 2.0 else sweep * sweep * sweep
+            power = power * POWER_UP + POWER_TINY
+        else:
+            power = sweep ** k
+        home_run = params[M_HOME_RUN_EXTRA] * (points * power - swept * params[M_Q_OTHER_SWEEP])
         return k * (s + shots + home_run)
     return k * s                      # rows, eastern: the rows add up
 
 
+# x * x * x rounds twice, pow once (within an ulp): a margin of 1e-12 more than covers it.
+POWER_UP = 1.0 + 1e-12
+POWER_TINY = 1e-300
+
+
 # --- the setter (jitted) ---------------------------------------------------------------------
+# A subset of the hand is packed into one int32: its ordinal above ORD_SHIFT, its mask of
+# positions (at most 17 cards) below, so that a scan reads one array, 4 bytes a subset,
+# and "disjoint from used, ordinal at most cap" is two integer tests.
+ORD_SHIFT = 17
+POS_MASK = (1 << ORD_SHIFT) - 1
+# Subsets are bucket-sorted (buckets of 2**shift consecutive ordinals, at most 256) only
+# as far as the search reaches: at first about 1 in SORTED_SHARE, by bucket sizes
+# estimated from every SAMPLE_EVERY-th subset, then about as many again each time.
+SAMPLE_EVERY = 8
+SORTED_SHARE = 6
+BATCH = 64             # candidates (Middle, Front) scored by one call of _score
+
+
+def _lowest_bit(x):
+    """The index of the lowest set bit of ``x`` > 0 (plain Python; compiled kernels use
+    the processor's instruction, below)."""
+    x = int(x)
+    return (x & -x).bit_length() - 1
+
+
+@overload(_lowest_bit)
+def _lowest_bit_compiled(x):
+    return lambda x: trailing_zeros(x)
+
+
 @njit
-def _by_ordinal_desc(ords, n_ordinals):
-    """The indices of ``ords`` in (nearly) descending order, by a one-pass counting sort
-    into at most 256 buckets of consecutive ordinals: ``(order, bucket_start,
-    bucket_max, shift)``, bucket 0 the strongest, bucket k holding ordinals o with
-    ``o >> shift == n_buckets - 1 - k``.  Within a bucket the order is arbitrary; the
-    branch and bound bounds a bucket by its strongest member."""
-    shift = 0
-    while (n_ordinals >> shift) >= 256:
-        shift += 1
-    nb = (n_ordinals >> shift) + 1
-    start = np.zeros(nb + 1, np.int64)
-    bmax = np.zeros(nb, np.int64)
-    for i in range(ords.shape[0]):
-        k = nb - 1 - (ords[i] >> shift)
-        start[k + 1] += 1
-        if ords[i] > bmax[k]:
-            bmax[k] = ords[i]
-    for k in range(nb):
-        start[k + 1] += start[k]
-    fill = start[:nb].copy()
-    order = np.empty(ords.shape[0], np.int64)
-    for i in range(ords.shape[0]):
-        k = nb - 1 - (ords[i] >> shift)
-        order[fill[k]] = i
-        fill[k] += 1
-    return order, start, bmax, shift
+def _subsets(codes, t, tab):
+    """(fives, threes): every 5-card and every 3-card subset of the hand, packed, in
+    lexicographic order of positions (the lookups of :func:`solver.kernels.ordinal5`
+    and ``ordinal3``, from shared sums as in :func:`solver.search.five_subsets`, with
+    unsigned indices, which Numba does not test for being negative).  With ``tab`` not
+    empty (13 cards), also ``tab[mask] = ordinal`` for both."""
+    n = codes.shape[0]
+    word = t.card_word[codes]
+    disp, ord5, ord3 = t.disp, t.ord5, t.ord3
+    low = np.uint64((1 << ROW_SHIFT) - 1)
+    n3 = n * (n - 1) * (n - 2) // 6
+    words3 = np.empty(n3, np.int64)
+    masks3 = np.empty(n3, np.int64)
+    threes = np.empty(n3, np.int32)
+    first = np.empty(n + 1, np.int64)        # first[c]: first triple of cards c and above
+    q = 0
+    for c in range(n):
+        first[c] = q
+        for d in range(c + 1, n):
+            for e in range(d + 1, n):
+                w = word[c] + word[d] + word[e]
+                m = (1 << c) | (1 << d) | (1 << e)
+                words3[q] = w
+                masks3[q] = m
+                key = np.uint64(w) >> np.uint64(SUIT_BITS)
+                threes[q] = (np.int64(ord3[np.uint64(disp[key >> np.uint64(ROW_SHIFT)])
+                                           + (key & low)]) << ORD_SHIFT) | m
+                q += 1
+    first[n] = n3
+    fives = np.empty(n * (n - 1) * (n - 2) * (n - 3) * (n - 4) // 120, np.int32)
+    k = 0
+    for a in range(n):
+        for b in range(a + 1, n):
+            w, m = word[a] + word[b], (1 << a) | (1 << b)
+            # Views, so that every index in the loop counts from 0 (see five_subsets).
+            tail_words, tail_masks = words3[first[b + 1]:], masks3[first[b + 1]:]
+            size = tail_words.shape[0]
+            dest = fives[k:k + size]
+            for i in range(size):
+                w5 = np.uint64(w + tail_words[i])
+                key = w5 >> np.uint64(SUIT_BITS)
+                suited = np.uint64(1) if (w5 + np.uint64(0x3333)) & np.uint64(0x8888) else np.uint64(0)
+                o = np.int64(ord5[suited, np.uint64(disp[key >> np.uint64(ROW_SHIFT)]) + (key & low)])
+                dest[i] = (o << ORD_SHIFT) | m | tail_masks[i]
+            k += size
+    if tab.shape[0]:
+        for v in fives:
+            tab[v & POS_MASK] = v >> ORD_SHIFT
+        for v in threes:
+            tab[v & POS_MASK] = v >> ORD_SHIFT
+    return fives, threes
+
+
+@njit
+def _sort(packed, out, start, k0, sample, shift, nb, k_min):
+    """Bucket-sort ``packed`` into ``out`` from bucket ``k0`` (at ``start[k0]``) on,
+    each bucket in input order (a stable counting sort), set ``start`` up to the new
+    end, and return it (buckets 0..end-1 are sorted).  With ``sample`` (the sizes of the
+    buckets among every SAMPLE_EVERY-th subset), through bucket ``k_min`` and about as
+    many subsets again as are sorted (1 in SORTED_SHARE at first); without, all."""
+    end = nb
+    if sample.shape[0]:
+        want = max(packed.shape[0] // SORTED_SHARE, start[k0]) // SAMPLE_EVERY
+        have = 0
+        end = k0
+        while end < nb and (end <= k_min or have < want):
+            have += sample[end]
+            end += 1
+    sh = shift + ORD_SHIFT
+    lo = (nb - end) << sh             # the smallest packed value of bucket end - 1
+    hi = (nb - k0) << sh              # above bucket k0
+    tmp = np.empty(packed.shape[0], np.int32)
+    c = 0
+    for i in range(packed.shape[0]):  # the range's subsets, in order, without a branch
+        v = packed[i]
+        tmp[c] = v
+        c += (v >= lo) & (v < hi)
+    count = np.zeros(end - k0 + 1, np.int64)
+    for i in range(c):
+        count[nb - (tmp[i] >> sh) - k0] += 1
+    fill = np.empty(end - k0, np.int64)
+    at = start[k0]
+    for j in range(end - k0):
+        fill[j] = at
+        at += count[j + 1]
+        start[k0 + j + 1] = at
+    for i in range(c):
+        v = tmp[i]
+        j = nb - 1 - (v >> sh) - k0
+        out[fill[j]] = v
+        fill[j] += 1
+    return end
+
+
+# Bounds for the search, thousands a hand: _ev with R_ENV and without pow.  Western and
+# scoop (the 13-card default and the 16- and 17-card rule sets) have small functions of
+# their own, which LLVM inlines where they are called (a bound then costs what an inlined
+# estimate costs, 5 ns; a call of _ev_bound about 14); inlining _ev itself at Numba's
+# level would cost a quarter of a second of compiling for each of the five call sites.
+@njit
+def _bound_western(rows, of, om, ob, k, majority):
+    s = np.float64(rows[0, of, R_ENV]) + rows[1, om, R_ENV] + rows[2, ob, R_ENV]
+    p0, p1, p2 = np.float64(rows[0, of, R_P]), rows[1, om, R_P], rows[2, ob, R_P]
+    wins2 = p0 * p1 + p0 * p2 + p1 * p2 - 2.0 * p0 * p1 * p2
+    p0, p1, p2 = np.float64(rows[0, of, R_Q]), rows[1, om, R_Q], rows[2, ob, R_Q]
+    losses2 = p0 * p1 + p0 * p2 + p1 * p2 - 2.0 * p0 * p1 * p2
+    return k * (s + majority * (wins2 - losses2))
+
+
+@njit
+def _bound_scoop(rows, of, om, ob, k, scoop, home_run_units, q_other):
+    s = np.float64(rows[0, of, R_ENV]) + rows[1, om, R_ENV] + rows[2, ob, R_ENV]
+    ours = np.float64(rows[0, of, R_P]) * rows[1, om, R_P] * rows[2, ob, R_P]
+    theirs = np.float64(rows[0, of, R_Q]) * rows[1, om, R_Q] * rows[2, ob, R_Q]
+    if home_run_units >= 0 and (k == 1.0 or k == 2.0 or k == 3.0):
+        power = ours if k == 1.0 else ours * ours if k == 2.0 else ours * ours * ours
+        power = power * POWER_UP + POWER_TINY
+    else:
+        power = ours ** k
+    home_run = home_run_units * k * (power - theirs * q_other)
+    return k * (s + scoop * (ours - theirs)) + home_run
+
+
+@njit
+def _ev_bound(mt, of, om, ob):
+    return _ev(mt, of, om, ob, R_ENV, True)
 
 
 @njit(inline="always")
-def _best_disjoint(used, masks, order, start, bmax):
-    """An upper bound of the strongest subset disjoint from ``used``: the top of the
-    first bucket holding one (0 when none is)."""
-    for k in range(bmax.shape[0]):
-        for p in range(start[k], start[k + 1]):
-            if masks[order[p]] & used == 0:
-                return bmax[k]
-    return 0
+def _bound(mt, of, om, ob):
+    """An upper bound of the estimate of every arrangement whose rows are no stronger
+    than ordinals (of, om, ob): :func:`_ev` with R_ENV, ``up``."""
+    params = mt.params
+    scheme = params[M_SCHEME]
+    if scheme == SCHEME_WESTERN:
+        return _bound_western(mt.rows, of, om, ob, params[M_OPPONENTS], params[M_MAJORITY])
+    if scheme == SCHEME_SCOOP:
+        return _bound_scoop(mt.rows, of, om, ob, params[M_OPPONENTS], params[M_SCOOP],
+                            params[M_HOME_RUN], params[M_Q_OTHER_SCOOP])
+    return _ev_bound(mt, of, om, ob)
 
 
 @njit
-def _search_back(b, masks5, ords5, order, start, bmax, shift, full, n, by_pos, f_bound,
-                 pos, mt, best, best_masks):
-    """Improve ``best`` (returned) and ``best_masks`` with the arrangements whose Back is
-    subset ``b``: Middles strongest first (bucket by bucket), skipping those that even
-    with the strongest Front the Back leaves (``f_bound``) cannot beat ``best``, and
-    stopping at the first bucket that cannot."""
-    mb = masks5[b]
-    ob = ords5[b]
-    nb = bmax.shape[0]
-    for k in range(nb - 1 - (ob >> shift), nb):
-        lo, hi = start[k], start[k + 1]
-        if lo == hi:
-            continue
-        cap = min(bmax[k], ob)
-        if _ev(mt, min(f_bound, cap - 1), cap, ob, R_ENV) <= best:
-            break                     # this bucket and every weaker one
-        for p in range(lo, hi):
-            i = order[p]
-            mm = masks5[i]
-            om = ords5[i]
-            if mm & mb or om > ob:
-                continue
-            if _ev(mt, min(f_bound, om - 1), om, ob, R_ENV) <= best:
-                continue
-            of, mf = best_front_below(full ^ mb ^ mm, om, n, by_pos, pos)
-            if of == 0:
-                continue
-            ev = _ev(mt, of, om, ob, R_SEP)
-            if ev > best:
+def _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found):
+    """Score the candidates (Middle, Front, packed) of Back ``mb`` in order; return the
+    new best, and in ``found`` its (front, middle, back) masks and, when this Back holds
+    it, the bucket of its Middle (else found[3] = -1).
+
+    Ties are settled as a scan of the Middles, strongest bucket first and in position
+    order within a bucket, meets them: an earlier Back keeps the best; within this Back
+    a Middle of a stronger bucket wins, else the first.  (Candidates come in that
+    order, but for 13 cards, whose splits come in position order.)  Where the estimate
+    calls ``pow``, a bound without it rules out most candidates first."""
+    up = mt.params[M_SCHEME] == SCHEME_SCOOP or mt.params[M_SCHEME] == SCHEME_MANDARIN
+    for i in range(n_cand):
+        om = cand_m[i] >> ORD_SHIFT
+        of = cand_f[i] >> ORD_SHIFT
+        exact = not up
+        while True:                   # the bound (where up), then the exact estimate
+            ev = _ev(mt, of, om, ob, R_SEP, not exact)
+            if ev < best or (ev == best and (found[3] < 0 or om >> shift <= found[3])):
+                break
+            if exact:
                 best = ev
-                best_masks[0] = mf
-                best_masks[1] = mm
-                best_masks[2] = mb
+                found[0] = cand_f[i] & POS_MASK
+                found[1] = cand_m[i] & POS_MASK
+                found[2] = mb
+                found[3] = om >> shift
+                break
+            exact = True
     return best
 
 
@@ -225,41 +368,260 @@ def table_set(codes, t, mt):
     the highest model estimate :func:`_ev`, and that estimate.
 
     Exact branch and bound: Backs and Middles are visited strongest first (in buckets
-    of consecutive ordinals), and a subset -- or a whole bucket and every weaker one --
-    is skipped when an upper bound of every arrangement it could head (:func:`_ev` with
-    R_ENV, the strongest Middle the hand has and the strongest Front the Back leaves) is
-    no better than the best found."""
+    of consecutive ordinals, in position order within a bucket), and a Back, a Middle or
+    a whole bucket and every weaker one is skipped when an upper bound of every
+    arrangement it could head (:func:`_ev` with R_ENV at the strongest rows it leaves)
+    is no better than the best found; the first best found is kept.  A 13-card Back is
+    completed by every split of its other 8 cards (its Front is what the Middle leaves);
+    a 16- or 17-card Back by its Middles in order, each with the strongest Front below
+    it that the two leave.  Pruning never drops an arrangement that could beat the best
+    found, and ties go as that visiting order meets them, so the result does not depend
+    on how fast the search is: tests/test_model.py checks it against an exhaustive scan,
+    benchmarks/compare_model.py against an older table_set."""
     n = codes.shape[0]
-    full = (1 << n) - 1
     n_ord = t.values.shape[0]
-    masks5, ords5 = five_subsets(codes, t)
-    order, start, bmax, shift = _by_ordinal_desc(ords5, n_ord)
-    by_pos, masks3, ords3 = fronts_by_positions(codes, t)
-    order3, start3, bmax3, _ = _by_ordinal_desc(ords3, n_ord)
-    m_star = _best_disjoint(0, masks5, order, start, bmax)
-    f_star = _best_disjoint(0, masks3, order3, start3, bmax3)
-    pos = np.empty(n, np.int64)
-    best_masks = np.zeros(3, np.int64)
+    shift = 0
+    while (n_ord >> shift) >= 256:
+        shift += 1
+    nb = (n_ord >> shift) + 1
+    sh = shift + ORD_SHIFT
+    n13 = n == 13
+    tab = np.empty((1 << 13) if n13 else 0, np.uint16)
+    packed, threes = _subsets(codes, t, tab)
+    sample = np.zeros(nb, np.int64)
+    for i in range(0, packed.shape[0], SAMPLE_EVERY):
+        sample[nb - 1 - (packed[i] >> sh)] += 1
+    fronts = np.empty(threes.shape[0], np.int32)
+    fstart = np.zeros(nb + 1, np.int64)
+    _sort(threes, fronts, fstart, np.int64(0), sample[:0], shift, nb, np.int64(0))
+    nf = fronts.shape[0]
+    f_star = fronts[0] >> ORD_SHIFT           # the strongest: in the first bucket
+    for v in fronts:
+        if v >> sh != fronts[0] >> sh:
+            break
+        f_star = max(f_star, v >> ORD_SHIFT)
+    subsets = np.empty(packed.shape[0], np.int32)
+    start = np.zeros(nb + 1, np.int64)
+    sorted_to = _sort(packed, subsets, start, np.int64(0), sample, shift, nb, np.int64(0))
+    m_star = np.int64(0)
+    for k in range(sorted_to):               # the strongest: in the first bucket
+        for p in range(start[k], start[k + 1]):
+            m_star = max(m_star, subsets[p] >> ORD_SHIFT)
+        if m_star:
+            break
+
+    # 16 or 17 cards: bits[w, x], bit j: whether Front 64 w + j holds position x, so
+    # that the Fronts disjoint from a Back and Middle come 64 at a time.
+    nw = (nf + 63) >> 6
+    bits = np.zeros((0 if n13 else nw, n), np.uint64)
+    for i in range(0 if n13 else nf):
+        m = fronts[i] & POS_MASK
+        while m:
+            bits[i >> 6, np.int64(_lowest_bit(m))] |= np.uint64(1) << np.uint64(i & 63)
+            m &= m - 1
+    last = ~np.uint64(0) if nf & 63 == 0 else (np.uint64(1) << np.uint64(nf & 63)) - np.uint64(1)
+    meets = np.empty(nw, np.uint64)          # the Fronts meeting the Back
+    mpos = np.empty(5, np.int64)             # positions of a Back or Middle
+    bpos = np.empty(5, np.int64)
+    pos = np.empty(8, np.int64)
+    cand_m = np.empty(max(56, BATCH), np.int32)
+    cand_f = np.empty(max(56, BATCH), np.int32)
+    found = np.zeros(4, np.int64)
     best = -np.inf
-    for k in range(bmax.shape[0]):
+    # Backs ruled out by the bound at this best: the strongest Front left by one of an
+    # earlier bucket, and the last one of this bucket.
+    rej_prev = rej_here = rej_f = rej_b = -1
+    for k in range(nb):
+        if k >= sorted_to:
+            sorted_to = _sort(packed, subsets, start, sorted_to, sample, shift, nb, k)
         lo, hi = start[k], start[k + 1]
         if lo == hi:
             continue
-        mid = min(m_star, bmax[k])
-        if _ev(mt, min(f_star, mid - 1), mid, bmax[k], R_ENV) <= best:
-            break
+        rej_prev = max(rej_prev, rej_here)
+        rej_here = rej_f = rej_b = -1
+        top = min(((nb - k) << shift) - 1, m_star)     # the bucket's strongest
+        if _bound(mt, min(f_star, top - 1), top, top) <= best:
+            break                     # this bucket and every weaker one
         for p in range(lo, hi):
-            b = order[p]
-            ob = ords5[b]
+            v = subsets[p]
+            mb = v & POS_MASK
+            ob = v >> ORD_SHIFT
+            # The strongest Front the Back leaves: the strongest of the first bucket of
+            # Fronts holding one disjoint from it (16, 17 cards: 64 Fronts at a time).
+            f_bound = np.int64(0)
+            if n13:
+                q = 0
+                while fronts[q] & mb:         # 8 cards left: there is one
+                    q += 1
+                f_bound = fronts[q] >> ORD_SHIFT
+                q += 1
+                while q < nf and fronts[q] >> sh == f_bound >> shift:
+                    if fronts[q] & mb == 0:
+                        f_bound = max(f_bound, fronts[q] >> ORD_SHIFT)
+                    q += 1
+            else:
+                x = mb
+                for i in range(5):
+                    bpos[i] = np.int64(_lowest_bit(x))
+                    x &= x - 1
+                word = 0
+                done = False
+                while word < nw and not done:
+                    free = ~(bits[word, bpos[0]] | bits[word, bpos[1]] | bits[word, bpos[2]]
+                             | bits[word, bpos[3]] | bits[word, bpos[4]])
+                    if word == nw - 1:
+                        free &= last
+                    while free:
+                        u = fronts[(word << 6) + np.int64(_lowest_bit(free))]
+                        free &= free - np.uint64(1)
+                        if f_bound and u >> sh != f_bound >> shift:
+                            done = True       # past the bucket of the first one
+                            break
+                        f_bound = max(f_bound, u >> ORD_SHIFT)
+                    word += 1
+                if f_bound == 0:
+                    continue
+            # The bound with the strongest Middle there is rises with f_bound and ob: a
+            # Back no better than one it ruled out (at this best) is ruled out too.
+            if f_bound <= rej_prev or (f_bound <= rej_f and ob <= rej_b):
+                continue
             mid = min(m_star, ob)
-            if _ev(mt, min(f_star, mid - 1), mid, ob, R_ENV) <= best:
+            if _bound(mt, min(f_bound, mid - 1), mid, ob) <= best:
+                rej_f, rej_b = f_bound, ob
+                rej_here = max(rej_here, f_bound)
                 continue
-            f_bound = _best_disjoint(masks5[b], masks3, order3, start3, bmax3)
-            if _ev(mt, min(f_bound, mid - 1), mid, ob, R_ENV) <= best:
+            if n13:
+                # The Front is what the Back and Middle leave: every split of the other
+                # 8 cards.  First the strongest legal Middle and Front, for the bound.
+                rest = 0x1FFF ^ mb
+                n_pos = 0
+                for x in range(13):
+                    if rest >> x & 1:
+                        pos[n_pos] = 1 << x
+                        n_pos += 1
+                m_bound = np.int64(0)
+                f_bound = np.int64(0)
+                for i in range(6):
+                    for j in range(i + 1, 7):
+                        pij = pos[i] | pos[j]
+                        for l in range(j + 1, 8):
+                            mf = pij | pos[l]
+                            om = np.int64(tab[rest ^ mf])
+                            of = np.int64(tab[mf])
+                            legal = of < om <= ob
+                            m_bound = max(m_bound, om if legal else 0)
+                            f_bound = max(f_bound, of if legal else 0)
+                if m_bound == 0 or _bound(mt, f_bound, m_bound, ob) <= best:
+                    continue
+                # The legal splits, Middles in position order (Fronts in reverse order).
+                n_cand = np.int64(0)
+                # (Trip counts from n_pos: unrolled like the first loop, this one, run
+                # for one Back in six, would only cost compiling time.)
+                for i in range(n_pos - 3, -1, -1):
+                    for j in range(n_pos - 2, i, -1):
+                        for l in range(n_pos - 1, j, -1):
+                            mf = pos[i] | pos[j] | pos[l]
+                            om = np.int64(tab[rest ^ mf])
+                            of = np.int64(tab[mf])
+                            if of < om <= ob:
+                                cand_m[n_cand] = (om << ORD_SHIFT) | (rest ^ mf)
+                                cand_f[n_cand] = (of << ORD_SHIFT) | mf
+                                n_cand += 1
+                found[3] = -1
+                new = _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found)
+                if new != best:
+                    best = new
+                    rej_prev = rej_here = rej_f = rej_b = -1
                 continue
-            best = _search_back(b, masks5, ords5, order, start, bmax, shift, full, n,
-                                by_pos, f_bound, pos, mt, best, best_masks)
-    return best_masks[0], best_masks[1], best_masks[2], best
+            # The strongest Middle: the first subset disjoint from the Back and no
+            # stronger, from its bucket on, and the strongest of that bucket.
+            cap = (ob << ORD_SHIFT) | POS_MASK         # packed values of ordinal <= ob
+            q = lo
+            while True:
+                end = start[sorted_to]
+                while q < end and (subsets[q] & mb or subsets[q] > cap):
+                    q += 1
+                if q < end or sorted_to == nb:
+                    break
+                sorted_to = _sort(packed, subsets, start, sorted_to, sample, shift, nb,
+                                  sorted_to)
+            if q == start[sorted_to]:
+                continue                               # no Middle
+            km = nb - 1 - (subsets[q] >> sh)
+            m_bound = subsets[q] >> ORD_SHIFT
+            for r in range(q + 1, start[km + 1]):
+                if subsets[r] & mb == 0 and subsets[r] <= cap:
+                    m_bound = max(m_bound, subsets[r] >> ORD_SHIFT)
+            if _bound(mt, min(f_bound, m_bound - 1), m_bound, ob) <= best:
+                continue
+            # The Middles bucket by bucket, each with the strongest Front below it of
+            # those the two leave.
+            found[3] = -1
+            was = best
+            for w in range(nw):
+                meets[w] = (bits[w, bpos[0]] | bits[w, bpos[1]] | bits[w, bpos[2]]
+                            | bits[w, bpos[3]] | bits[w, bpos[4]])
+            while km < nb:
+                if km >= sorted_to:
+                    sorted_to = _sort(packed, subsets, start, sorted_to, sample, shift, nb,
+                                      km)
+                lo2, hi2 = max(q, start[km]), start[km + 1]
+                km += 1
+                if lo2 == hi2:
+                    continue
+                # (The first bucket passes: its strongest is at least m_bound.)
+                m_cap = min(((nb - km + 1) << shift) - 1, ob)   # the bucket's strongest
+                if lo2 != q and _bound(mt, min(f_bound, m_cap - 1), m_cap, ob) <= best:
+                    break             # this bucket and every weaker one
+                n_cand = np.int64(0)
+                for p2 in range(lo2, hi2):
+                    w = subsets[p2]
+                    if w & mb or w > cap:
+                        continue
+                    f_cap = (w >> ORD_SHIFT) << ORD_SHIFT    # packed Fronts below it
+                    x = w & POS_MASK
+                    for i in range(5):
+                        mpos[i] = np.int64(_lowest_bit(x))
+                        x &= x - 1
+                    # The Fronts disjoint from both, from the first bucket that can hold
+                    # one below the Middle: the first below it, then the strongest of its
+                    # bucket (the first of equals in position order, as a scan of the
+                    # positions keeps).
+                    i = fstart[nb - 1 - (((w >> ORD_SHIFT) - 1) >> shift)]
+                    word = i >> 6
+                    free = ~np.uint64(0) << np.uint64(i & 63)
+                    u = -1
+                    done = False
+                    while word < nw and not done:
+                        free &= ~(meets[word] | bits[word, mpos[0]] | bits[word, mpos[1]]
+                                  | bits[word, mpos[2]] | bits[word, mpos[3]]
+                                  | bits[word, mpos[4]])
+                        if word == nw - 1:
+                            free &= last
+                        while free:
+                            x = fronts[(word << 6) + np.int64(_lowest_bit(free))]
+                            free &= free - np.uint64(1)
+                            if x >= f_cap:
+                                continue
+                            if u >= 0 and x >> sh != u >> sh:
+                                done = True   # past the bucket of the first one
+                                break
+                            if u < 0 or x >> ORD_SHIFT > u >> ORD_SHIFT:
+                                u = x
+                        word += 1
+                        free = ~np.uint64(0)
+                    if u < 0:
+                        continue              # no legal Front below this Middle
+                    cand_m[n_cand] = w
+                    cand_f[n_cand] = u
+                    n_cand += 1
+                    if n_cand == BATCH:
+                        best = _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found)
+                        n_cand = np.int64(0)
+                best = _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found)
+            if best != was:
+                rej_prev = rej_here = rej_f = rej_b = -1
+    return found[0], found[1], found[2], best
 
 
 # --- building the tables (plain Python, once per field and row tables) -----------------------

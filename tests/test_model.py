@@ -4,14 +4,15 @@ import itertools
 import json
 from collections import Counter
 
+import numba
 import numpy as np
 import pytest
 
 import naive
 import solver
 from solver.cards import card_name, deck_codes
-from solver.model import (R_ENV, R_SEP, Field, _ev, field_from_rows, mix_fields,
-                          model_tables, table_set)
+from solver.model import (R_ENV, R_SEP, Field, TableModel, _ev, field_from_rows,
+                          mix_fields, model_tables, table_set)
 from solver.policy_training import self_play
 from solver.rows import tables_for
 from solver.scoring import seat_score
@@ -110,6 +111,92 @@ def test_search_finds_the_best_estimate(models, rng, rule_set, n_cards):
         rows = [" ".join(card_name(int(codes[p])) for p in range(n_cards) if int(x) >> p & 1)
                 for x in (f, m, b)]
         assert naive.is_legal(*rows, rule_set, None if cut is None else naive.parse(cut)[0][0])
+
+
+@numba.njit(cache=False)
+def _first_best_arrangement(codes, t, mt):
+    """The setting table_set has always returned, by exhaustion: Backs, and for each its
+    Middles (disjoint, no stronger), in the order of a stable sort by bucket of 2**shift
+    consecutive ordinals (strongest bucket first, position order within one); each
+    Middle with the strongest Front below it of the cards left (the first in position
+    order among equals); the first arrangement with a strictly greater estimate kept."""
+    n = codes.shape[0]
+    n_ord = t.values.shape[0]
+    shift = 0
+    while (n_ord >> shift) >= 256:
+        shift += 1
+    masks5, ords5 = solver.search.five_subsets(codes, t)          # position order
+    masks3, ords3 = solver.search.three_subsets(codes, t)
+    order = np.argsort(-(ords5 >> shift), kind="mergesort")
+    by_mask = np.zeros(1 << n, np.int64)
+    for i in range(masks3.shape[0]):
+        by_mask[masks3[i]] = ords3[i]
+    pos = np.empty(n, np.int64)
+    best = -np.inf
+    found = (0, 0, 0)
+    for pb in order:
+        mb, ob = masks5[pb], ords5[pb]
+        for pm in order:
+            mm, om = masks5[pm], ords5[pm]
+            if mm & mb or om > ob:
+                continue
+            rest = ((1 << n) - 1) ^ mb ^ mm
+            k = 0
+            for x in range(n):
+                if rest >> x & 1:
+                    pos[k] = x
+                    k += 1
+            of, mf = 0, 0
+            for i in range(k):
+                for j in range(i + 1, k):
+                    for l in range(j + 1, k):
+                        m3 = (1 << pos[i]) | (1 << pos[j]) | (1 << pos[l])
+                        if of < by_mask[m3] < om:
+                            of, mf = by_mask[m3], m3
+            if of == 0:
+                continue
+            ev = _ev(mt, of, om, ob, R_SEP)
+            if ev > best:
+                best = ev
+                found = (mf, mm, mb)
+    return found[0], found[1], found[2], best
+
+
+def _random_hand(rng, rs, n_cards):
+    cut = card_name(int(rng.integers(52))) if rs.cut_card else None
+    exclude = solver.cards.parse_codes(cut, rs) if cut else []
+    deck = [c for c in deck_codes(rs) if c not in exclude]
+    return np.array(rng.choice(deck, n_cards, replace=False), np.int64), cut
+
+
+@pytest.mark.parametrize("rule_set, n_cards, hands", [
+    ("classic", 13, 60), ("pagat", 13, 60), ("classic:eastern", 13, 60),
+    ("classic:mandarin", 13, 60), ("joker", 14, 40), ("bonus", 14, 40)])
+def test_search_keeps_the_first_best_arrangement(models, rng, rule_set, n_cards, hands):
+    """The branch and bound returns exactly the arrangement (masks and estimate, bit for
+    bit) an exhaustive scan in the search's visiting order keeps first: the tie-break
+    of every version of table_set.  The briefly trained models have many equal records,
+    so equal estimates are common here."""
+    rs = solver.rule_set(rule_set)
+    for _ in range(hands):
+        codes, cut = _random_hand(rng, rs, n_cards)
+        t = tables_for(rs, cut)
+        mt = models[rule_set].tables(solver.rows.bonus_rank_of(rs, cut))
+        assert table_set(codes, t, mt) == _first_best_arrangement(codes, t, mt)
+
+
+@pytest.mark.parametrize("rule_set, seats, hands", [("classic", 4, 40), ("classic:mandarin", 4, 40),
+                                                    ("joker", 4, 4), ("bonus", 4, 4)])
+def test_search_keeps_the_first_best_arrangement_of_whole_hands(rng, rule_set, seats, hands):
+    """The same with the shipped models on whole hands (16 and 17 cards for bonus and
+    joker: a 17-card hand's Fronts fill eleven 64-bit words)."""
+    rs = solver.rule_set(rule_set)
+    model = TableModel.shipped(rs, seats)
+    for _ in range(hands):
+        codes, cut = _random_hand(rng, rs, rs.cards_dealt)
+        t = tables_for(rs, cut)
+        mt = model.tables(solver.rows.bonus_rank_of(rs, cut))
+        assert table_set(codes, t, mt) == _first_best_arrangement(codes, t, mt)
 
 
 def test_settings_of_every_rule_set_are_legal_and_use_the_hand(models, rng):
