@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import hashlib
 import os
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
 import numba
@@ -33,6 +35,37 @@ COMPILE_NOTICE = ("compiling the solver's kernels in the worker processes (first
                   "cached on disk afterwards)...")
 
 _noticed = False          # the notice has been printed in this process
+
+
+def _clear_stale_caches() -> None:
+    """Numba keys a kernel's on-disk cache by its own source file only, but a cached
+    kernel embeds the kernels it calls from other files (the opponents' kernel in
+    policy.py holds model.py's setter): after an update that changes only the callee's
+    file (``git pull`` into an editable install), the caller's cache would keep running
+    the old callee.  So the package's cached kernels are dropped whenever any of its
+    source files changes, told by a digest of them kept beside the cache (a few
+    milliseconds a process)."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return                           # caches elsewhere: left to whoever set that
+    root = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    stamp = root / "__pycache__" / "numba-sources.sha256"
+    try:
+        if stamp.exists() and stamp.read_text() == digest.hexdigest():
+            return
+        for cache in root.rglob("__pycache__"):
+            for old in (*cache.glob("*.nbi"), *cache.glob("*.nbc")):
+                old.unlink(missing_ok=True)
+        stamp.parent.mkdir(exist_ok=True)
+        stamp.write_text(digest.hexdigest())
+    except OSError:
+        pass                             # a read-only install: its caches stay as they are
+
+
+_clear_stale_caches()
 
 
 def njit(*args, **kwargs):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 from typing import Optional
 
 WARMUP_ENV = "SOLVER_WARMUP"
@@ -22,37 +23,42 @@ WAIT_SECONDS = 180
 
 
 def kernels():
-    """The kernels this module compiles (Numba dispatchers): the search and the scoring.
-    The rest of a solve's compiling stays in the solving process: the opponents' kernel
-    (which needs ``automatic_win_kind`` too), then ``_describe``, so both processes take
-    about the same time."""
+    """The kernels this module compiles (Numba dispatchers): the search, the scoring,
+    the description of the answer and the row lookups called from Python.  The solving
+    process meanwhile compiles the opponents' kernel (the opponent model's setter, the
+    longest to compile), so the two take about the same time."""
+    from .kernels import ordinal3, ordinal5
+    from .scoring import describe, score_kernel
     from .search import nondominated_arrangements
-    from .scoring import score_kernel
-    return [nondominated_arrangements, score_kernel]
+    return [nondominated_arrangements, score_kernel, describe, ordinal3, ordinal5]
 
 
-def compile_them() -> None:
-    """Call each kernel once with the argument types a solve uses (a classic hand: every
-    rule set's row tables have the same types)."""
+def compile_them(rules: str = "classic") -> None:
+    """Call each kernel once with the argument types a solve uses (every rule set's row
+    tables have the same types; the solve's own rule set has its tables on disk by now,
+    so they load instead of being built again)."""
     import numpy as np
 
-    from .rows import tables_for
+    from .rows import _value_of_codes, tables_for
     from .rules import rule_set
+    from .scoring import describe, score_candidates
     from .search import nondominated_arrangements
-    from .scoring import score_candidates
-    rs = rule_set("classic")
-    tables = tables_for(rs)
+    rs = rule_set(rules)
+    tables = tables_for(rs, "2c" if rs.cut_card else None)
     params = rs.scoring_params()
-    codes = np.arange(13, dtype=np.int64) * 4 % 52
+    codes = np.arange(13, dtype=np.int64) * 4 % 52       # any hand: the types are the same
     masks, ords = nondominated_arrangements(codes, tables, params)
     cand = tables.values[ords].astype(np.int32)
     opp_vals = np.repeat(cand[:1], 3, axis=0).reshape(1, 3, 3)
     opp_fouled = np.zeros((1, 3), np.bool_)
     opp_auto = np.zeros((1, 3), np.int8)
     score_candidates(cand, 0, opp_vals, opp_fouled, opp_auto, params)
+    describe(cand[0], opp_vals, opp_fouled, opp_auto, params)
+    _value_of_codes([int(c) for c in codes[:5]], tables)
+    _value_of_codes([int(c) for c in codes[:3]], tables)
 
 
-def start(meanwhile) -> Optional[subprocess.Popen]:
+def start(meanwhile, rules: str = "classic") -> Optional[subprocess.Popen]:
     """Start compiling :func:`kernels` in another process when that can help: some are
     cold, so is ``meanwhile`` (the kernel this process compiles in the meantime), the
     machine has a second core, and ``SOLVER_WARMUP`` is not ``0``."""
@@ -61,10 +67,13 @@ def start(meanwhile) -> Optional[subprocess.Popen]:
         return None
     if not cold_kernels([meanwhile]) or not cold_kernels(kernels()):
         return None
+    # This very package (not whatever "solver" the current folder holds), told the rule set.
+    package_parent = str(Path(__file__).resolve().parent.parent)
+    code = (f"import sys; sys.path.insert(0, {package_parent!r}); "
+            f"from solver._warmup import compile_them; compile_them({rules!r})")
     try:
-        return subprocess.Popen([sys.executable, "-m", "solver._warmup"],
-                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
+        return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except OSError:
         return None                   # cannot start a process here: compile in this one
 
@@ -82,4 +91,4 @@ def finish(process: Optional[subprocess.Popen]) -> None:
 
 
 if __name__ == "__main__":
-    compile_them()
+    compile_them(*sys.argv[1:2])

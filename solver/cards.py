@@ -71,6 +71,15 @@ def card_name(code: int) -> str:
     return RANKS[code_rank(code)] + SUITS[code_suit(code)]
 
 
+_NAMES = tuple(card_name(c) for c in range(N_CODES))
+
+
+def names(codes) -> str:
+    """Canonical text of card codes already known to be valid (a kernel's output): as
+    :func:`format_cards` gives for them, without its checks, for the solver's hot path."""
+    return " ".join(_NAMES[c] for c in codes)
+
+
 def _parse_token(token: str) -> tuple[int, int] | None:
     """(rank, suit) of one token, or None for a joker; ValueError naming a bad token."""
     low = token.lower()

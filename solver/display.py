@@ -43,8 +43,15 @@ def sort_row(cards: str, category: Optional[str] = None, group: bool = True,
     a paired flush), and the order is the value's own (the ranks that break ties, in
     order)."""
     codes = parse_codes(cards, "joker")          # the deck every other deck fits in
+    return " ".join(card_name(c) for c in reading_order(codes, category, group, value))
+
+
+def reading_order(codes, category: Optional[str] = None, group: bool = True,
+                  value: Optional[int] = None) -> list[int]:
+    """:func:`sort_row`'s order of card codes (for callers that hold codes, not text)."""
+    codes = [int(c) for c in codes]
     if value is not None and len(codes) in (3, 5):
-        return " ".join(card_name(c) for c in _as_counted(codes, value))
+        return _as_counted(codes, value)
     real = [c for c in codes if c < FIRST_JOKER]
     counts = Counter(code_rank(c) for c in real)
     wheel = category in _STRAIGHTS and 12 in counts and any(r <= 3 for r in counts)
@@ -56,7 +63,7 @@ def sort_row(cards: str, category: Optional[str] = None, group: bool = True,
         high = -1 if wheel and rank == 12 else rank
         return (0, -counts[rank] if group else 0, -high, code_suit(code))
 
-    return " ".join(card_name(c) for c in sorted(codes, key=key))
+    return sorted(codes, key=key)
 
 
 def counted_ranks(value: int, size: int) -> list[int]:

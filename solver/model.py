@@ -107,7 +107,11 @@ def _two_or_more(p0, p1, p2):
     return p0 * p1 + p0 * p2 + p1 * p2 - 2.0 * p0 * p1 * p2
 
 
-@njit(inline="always")
+# Compiled once, as a function of its own (LLVM inlines it where it pays): inlined at
+# Numba's level at both its call sites it took 1.6 s more of a first run's compiling.
+# Its callers pass sep and up as run-time values (np.int64, np.bool_), since a literal
+# argument compiles a function again for that value.
+@njit
 def _ev(mt, of, om, ob, sep, up=False):
     """Model estimate of our score for rows with ordinals (of, om, ob) against the
     table's opponents, each opponent's rows drawn independently from the field.
@@ -314,7 +318,7 @@ def _bound_scoop(rows, of, om, ob, k, scoop, home_run_units, q_other):
 
 @njit
 def _ev_bound(mt, of, om, ob):
-    return _ev(mt, of, om, ob, R_ENV, True)
+    return _ev(mt, of, om, ob, np.int64(R_ENV), np.bool_(True))
 
 
 @njit(inline="always")
@@ -348,7 +352,7 @@ def _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found):
         of = cand_f[i] >> ORD_SHIFT
         exact = not up
         while True:                   # the bound (where up), then the exact estimate
-            ev = _ev(mt, of, om, ob, R_SEP, not exact)
+            ev = _ev(mt, of, om, ob, np.int64(R_SEP), not exact)
             if ev < best or (ev == best and (found[3] < 0 or om >> shift <= found[3])):
                 break
             if exact:

@@ -17,6 +17,7 @@ from :func:`batch_seed` ``(s, b)``.  All three are independent streams of
 """
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from typing import Callable, NamedTuple, Optional, Sequence
 
@@ -82,9 +83,13 @@ def prepare_hand(cards: CardsLike, rules, cut, players) -> Hand:
 def unseen_cards(hand: Hand) -> list[int]:
     """The card codes the solver cannot see (a spade of the doubled decks twice when both
     copies are unseen)."""
-    own_canonical = set(parse_codes(format_cards(hand.own), hand.rules))
-    return [c for c in deck_codes(hand.rules)
-            if c not in own_canonical and c not in hand.cut_codes]
+    return _unseen(hand.rules, tuple(hand.own), tuple(hand.cut_codes))
+
+
+@functools.lru_cache(maxsize=64)
+def _unseen(rules: RuleSet, own: tuple, cut_codes: tuple) -> list[int]:
+    own_canonical = set(parse_codes(format_cards(list(own)), rules))
+    return [c for c in deck_codes(rules) if c not in own_canonical and c not in cut_codes]
 
 
 def deal_unseen(hand: Hand, samples: int, seed: int) -> np.ndarray:
@@ -349,18 +354,24 @@ def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int |
 
 
 # --- adaptive sampling ----------------------------------------------------------------------
-# The first batch of deals; a 95% confidence interval's z; how many standard errors a
-# rival must lead the anchor by for the choice to leave the anchor.
-ADAPTIVE_FIRST_BATCH = 64
+# The first batch: this many opponent hands' worth of deals (64 deals heads-up, 22 at
+# four seats, where each deal compares three opponents); a 95% confidence interval's z;
+# how many standard errors a rival must lead the anchor by for the choice to leave it.
+ADAPTIVE_FIRST_HANDS = 64
 Z95 = 1.96
 DEPART_Z = 1.0
 
 
-def batch_sizes(cap: int, first: int = ADAPTIVE_FIRST_BATCH):
+def first_batch(seats: int) -> int:
+    """The deals of adaptive sampling's first batch at a table of ``seats``."""
+    return -(-ADAPTIVE_FIRST_HANDS // (seats - 1))
+
+
+def batch_sizes(cap: int, first: int):
     """Adaptive sampling's batches: ``first``, then as many deals as all the earlier ones
     (so the deals double), the last cut to the cap.
 
-    >>> list(batch_sizes(1000))
+    >>> list(batch_sizes(1000, 64))
     [64, 64, 128, 256, 488]
     """
     used = 0
@@ -396,7 +407,7 @@ def adaptive_scores(hand: Hand, policy, cand_vals: np.ndarray, params: np.ndarra
     scored = np.zeros(K, np.int64)
     alive = np.arange(K)
     used = 0
-    for batch, size in enumerate(batch_sizes(cap)):
+    for batch, size in enumerate(batch_sizes(cap, first_batch(hand.seats))):
         new = slice(used, used + size)
         drawn = first if batch == 0 and first is not None else sampled_opponents(
             hand, size, batch_seed(seed, batch), policy)

@@ -306,6 +306,7 @@ def score_kernel(cand_vals, our_auto, our_fouled, opp_vals, opp_fouled, opp_auto
     sets seat 0's foul bit)."""
     K, n_opp = cand_vals.shape[0], opp_vals.shape[1]
     n = n_opp + 1
+    me = np.int64(0)       # seat 0, as an int64: a literal 0 compiles seat_score apart
     vals = np.empty((n, 3), np.int32)
     for s in range(start, stop):
         fouled, auto = sample_flags(opp_fouled, opp_auto, s)
@@ -317,7 +318,7 @@ def score_kernel(cand_vals, our_auto, our_fouled, opp_vals, opp_fouled, opp_auto
         for k in range(K):
             for r in range(3):
                 vals[0, r] = cand_vals[k, r]
-            out[k, s] = seat_score(vals, fouled, auto, n, 0, params)
+            out[k, s] = seat_score(vals, fouled, auto, n, me, params)
 
 
 @njit
@@ -326,6 +327,7 @@ def describe(our_vals, opp_vals, opp_fouled, opp_auto, params):
     runs, and net bonus units, all from the settlement core's helpers."""
     S, n_opp = opp_vals.shape[0], opp_vals.shape[1]
     n = n_opp + 1
+    me = np.int64(0)       # seat 0 (see score_kernel)
     rows = np.zeros((3, 3), np.int64)
     scoop = np.zeros(n_opp, np.int64)
     scooped = np.zeros(n_opp, np.int64)
@@ -340,7 +342,7 @@ def describe(our_vals, opp_vals, opp_fouled, opp_auto, params):
         for j in range(n_opp):
             for r in range(3):
                 vals[j + 1, r] = opp_vals[s, j, r]
-        if home_run(vals, fouled, auto, n, 0, params):
+        if home_run(vals, fouled, auto, n, me, params):
             home_runs += 1
         for j in range(1, n):
             if not compared(fouled, auto, 0, j):

@@ -241,7 +241,7 @@ def _candidates_of_back(pb, full, sorted_masks, sorted_ords, first, bonus5_m, bo
     n = by_pos.shape[0]
     mb = sorted_masks[pb]
     probe = np.empty(2, np.int64)
-    n_kept = 0
+    n_kept = np.int64(0)
     for pm in range(first[pb], n5):
         mm = sorted_masks[pm]
         if mm & mb:
@@ -287,7 +287,9 @@ def nondominated_arrangements(codes, t, params):
     full = (1 << n) - 1
     masks5, ords5 = five_subsets(codes, t)
     n5 = ords5.shape[0]
-    order = argsort_desc(ords5, 2)
+    # (Counts as np.int64, not literals: a literal argument compiles a callee again, for
+    # that value, and a first run is mostly compiling.)
+    order = argsort_desc(ords5, np.int64(2))
     sorted_ords = ords5[order]
     # first[p]: the first sorted position whose ordinal equals sorted_ords[p], so a scan
     # from there visits exactly the subsets no stronger than subset p.
@@ -312,8 +314,8 @@ def nondominated_arrangements(codes, t, params):
     # back/middle/front masks.
     cand = np.empty((4096, 8), np.int64)
     kept = np.empty((64, 2), np.int64)       # per Back: (middle bonus, front ord)
-    n_cand = 0
-    front_order = argsort_desc(ords3, 2)
+    n_cand = np.int64(0)
+    front_order = argsort_desc(ords3, np.int64(2))
     bound = np.empty(5, np.int64)
     for pb in range(n5):
         # Skip the Back when even an arrangement of its strongest possible Middle (no
@@ -355,9 +357,9 @@ def nondominated_arrangements(codes, t, params):
     # Across Backs: strongest (back, middle, front) first, so a dominating candidate is
     # always met before the ones it dominates.
     key = (cand[:, 0] << 32) | (cand[:, 2] << 16) | cand[:, 4]
-    order = argsort_desc(key, 6)
+    order = argsort_desc(key, np.int64(6))
     final = np.empty((n_cand, 5), np.int64)
-    n_final = 0
+    n_final = np.int64(0)
     out_masks = np.empty((n_cand, 3), np.int64)
     out_ords = np.empty((n_cand, 3), np.int64)
     for i in order:

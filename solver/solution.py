@@ -15,7 +15,7 @@ from typing import Optional
 import numpy as np
 
 # Fewer deals than this and a solve warns that its numbers cannot tell settings apart.
-FEW_DEALS = 30
+FEW_DEALS = 20
 
 @dataclass(frozen=True)
 class Alternative:

@@ -19,12 +19,12 @@ from . import _warmup
 from ._checks import check_int
 from ._jit import compile_progress
 from .autowin import KIND_NAMES, auto_code, automatic_win_kind
-from .cards import CardsLike, card_name, format_cards
-from .display import sort_row
+from .cards import CardsLike, card_name, names
+from .display import reading_order
 from .policy import POLICY_TABLE, builtin_policy, set_hands_kernel
 from .rows import RowValue, cut_taken
 from .rules import ROWS, RuleSet
-from .sampling import (ADAPTIVE_FIRST_BATCH, DEPART_Z, Policy, adaptive_scores,
+from .sampling import (DEPART_Z, Policy, adaptive_scores, first_batch,
                        anchor_setting, batch_seed, check_memory, check_sampling,
                        given_opponents, holdout_seed, prepare_hand, sampled_opponents)
 from .scoring import describe, row_bonus, score_candidates, score_kernel
@@ -39,8 +39,11 @@ __all__ = ["Alternative", "Solution", "solve"]
 # this many opponent hands set (the work a deal costs is one setting per opponent; a
 # 16- or 17-card hand costs about twice a 13-card one).  "max" buys the last of the
 # edge at a hundred times the work (benchmarks/README.md#what-the-edge-costs).
+# The held-out deals of adaptive sampling: a quarter of the deals it used, and at least
+# this many opponent hands' worth (64 deals heads-up, 22 at four seats).
+HOLDOUT_HANDS = 64
 EFFORTS = {
-    "fast": dict(precision=0.05, hands={13: 1536, 16: 1024, 17: 1024}),
+    "fast": dict(precision=0.05, hands={13: 1024, 16: 1024, 17: 1024}),
     "max": dict(precision=0.005, hands={13: 65536, 16: 32768, 17: 32768}),
 }
 
@@ -90,13 +93,15 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
         ones that chose it: seeded by :func:`holdout_seed`, opponents set by the same
         ``policy``) to score it on again: ``ev`` is its mean there, an unbiased estimate,
         while the mean over the deals that chose it (``ev_in_sample``) is biased upward.
-        Default: a quarter of the deals used (with adaptive sampling, at least 64); 0: no
+        Default: a quarter of the deals used (with adaptive sampling, at least 64 opponent
+        hands' worth: 64 deals heads-up, 22 at four seats); 0: no
         held-out deals (``ev`` is then the in-sample mean).  With ``opponents=`` there is nothing to hold out (0).
     precision, effort: adaptive sampling (the default).  Deals come in seeded batches
-        (64, 64, 128, 256, ...), only the arrangements still in the running are scored on
-        each, and every rival is compared, deal by deal, with the *anchor*: the setting
-        the opponent model itself makes with these cards (:func:`solver.quick_set`, for
-        the default model; a policy function gives no anchor, and the current leader
+        (64 opponent hands' worth first -- 64 deals heads-up, 22 at four seats -- then as
+        many again as all before), only the arrangements still in the running are scored
+        on each, and every rival is compared, deal by deal, with the *anchor*: the
+        setting the opponent model itself makes with these cards (:func:`solver.quick_set`,
+        for the default model; a policy function gives no anchor, and the current leader
         serves instead).  A rival leaves the running when the 95% confidence interval of
         its paired difference from the anchor lies below 0 (it is worse); sampling stops
         when every rival left has that interval's half-width at most ``precision`` units,
@@ -104,9 +109,10 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
         still in the running leads it by more than one standard error; then the best of
         those.  (Picking the best of many noisy means would often pick a lucky one: the
         model's own setting is a strong prior, and a departure from it must be earned.)
-        ``effort`` sets the defaults: ``"fast"`` (the default: ``precision`` 0.05, at
-        most about 1,500 opponent hands -- milliseconds) or ``"max"`` (0.005, tens of
-        thousands -- about a second).  ``Solution.samples`` says how many deals it used.
+        ``effort`` sets the defaults (:data:`EFFORTS`): ``"fast"`` (the default:
+        ``precision`` 0.05 units an opponent, at most 1,024 opponent hands -- tens of
+        milliseconds at most) or ``"max"`` (0.005 an opponent, up to 65,536 hands --
+        about a second).  ``Solution.samples`` says how many deals it used.
 
     How the answer is found without scoring 171 million arrangements: see
     :mod:`solver.search`.  The ``samples``, ``seed``, ``precision`` and ``effort`` alone
@@ -132,10 +138,10 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
             raise ValueError(f"effort must be one of {', '.join(map(repr, EFFORTS))}, "
                              f"not {effort!r}")
         if samples is None:
-            samples = max(ADAPTIVE_FIRST_BATCH,
+            samples = max(first_batch(n_seats),
                           EFFORTS[effort]["hands"][rs.cards_dealt] // (n_seats - 1))
-        if precision is None:
-            precision = EFFORTS[effort]["precision"]
+        if precision is None:               # (a preset's precision is per opponent: a
+            precision = EFFORTS[effort]["precision"] * (n_seats - 1)   # seat's EV sums them)
     samples, seed, opponents, policy = check_sampling(rs, n_seats, samples, seed, opponents,
                                                       policy)
     top = check_int("top", top, 0)
@@ -158,12 +164,12 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
     codes = np.array(own, np.int64)
     # A first solve compiles the search and scoring kernels in another process while this
     # one compiles the opponents' (solver._warmup), by drawing the first deals.
-    warming = None if builtin is None else _warmup.start(set_hands_kernel(builtin[0]))
+    warming = None if builtin is None else _warmup.start(set_hands_kernel(builtin[0]), rs.name)
     if opponents is not None:
         opp = given_opponents(opponents, hand)
     elif adaptive:
-        first = sampled_opponents(hand, min(samples, ADAPTIVE_FIRST_BATCH), batch_seed(seed, 0),
-                                  policy)
+        first = sampled_opponents(hand, min(samples, first_batch(n_seats)),
+                                  batch_seed(seed, 0), policy)
     else:
         opp = sampled_opponents(hand, samples, seed, policy)
     _warmup.finish(warming)
@@ -183,22 +189,21 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
         running = np.arange(len(cand_vals))
     # A candidate's mean over the deals it was scored on (all of them, unless adaptive
     # sampling dropped it on the way).
-    means = np.array([scores[k, :scored[k]].mean() for k in range(len(cand_vals))])
+    means = scores.sum(axis=1) / scored          # (the deals not scored hold zeros)
     S = scores.shape[1]
     best = _choice(scores, means, running, anchor)
     order = [best] + [int(i) for i in np.argsort(-means, kind="stable") if i != best]
 
     def rows_text(i):
         """Arrangement i's rows as a player reads them (as the hands they count as)."""
-        return tuple(sort_row(format_cards([int(c) for c in codes[[p for p in range(len(own))
-                                                                    if masks[i, r] >> p & 1]]]),
-                              value=int(cand_vals[i, r]))
+        return tuple(names(reading_order([own[p] for p in range(len(own))
+                                          if masks[i, r] >> p & 1], value=int(cand_vals[i, r])))
                      for r in range(3))
 
     front, middle, back = rows_text(best)
     used = int(masks[best, 0] | masks[best, 1] | masks[best, 2])
-    discards = sort_row(format_cards([own[p] for p in range(len(own)) if not used >> p & 1]),
-                        group=False) if rs.discards else ""
+    discards = names(reading_order([own[p] for p in range(len(own)) if not used >> p & 1],
+                                   group=False))
     rows, scoop, scooped, home_runs, bonus = describe(cand_vals[best], *opp, params)
     compared = int(rows[0].sum())
     row_rates = {name: tuple(float(x) / compared if compared else 0.0 for x in rows[r])
@@ -222,7 +227,8 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
             ev_declare = float(declared.mean())
             declare = ev_declare > float(means[best])
     if holdout is None:                         # a quarter of the deals it used, and
-        holdout = max(ADAPTIVE_FIRST_BATCH if adaptive else 1, S // 4)   # a batch at least
+        holdout = max(S // 4, 1 if not adaptive  # with adaptive sampling 64 opponent hands
+                      else -(-HOLDOUT_HANDS // (n_seats - 1)))           # at least
     if holdout:
         held_opp = sampled_opponents(hand, holdout, holdout_seed(seed), policy)
         held = score_candidates(cand_vals[best:best + 1], 0, *held_opp, params)[0]
@@ -241,7 +247,7 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
         precision=precision if adaptive else None, effort=effort,
         capped=adaptive and S == samples and len(running) > 1, in_running=len(running),
         anchored=None if anchor is None else best == anchor,
-        hand=sort_row(format_cards(own), group=False), players=n_seats, seed=seed)
+        hand=names(reading_order(own, group=False)), players=n_seats, seed=seed)
 
 
 def _anchor_candidate(cand_vals: np.ndarray, anchor_vals, params) -> Optional[int]:

@@ -246,3 +246,19 @@ def test_eastern_breakdown_has_no_shots():
     text = str(solver.settle([STRONG, P0], "classic:eastern", detail=True))
     assert "rows 3-0" in text and "shot" not in text
     assert "(shot)" in str(solver.settle([STRONG, P0], "classic:mandarin", detail=True))
+
+
+def test_three_flushes_for_every_split_of_thirteen_cards_into_suits():
+    """Every way 13 cards can fall into the four suits (each count at most 13), against
+    the slow reference: the suit counts decide three flushes.  (Each suit takes the
+    same ranks from the top of one list, so the hands hold dragons and pairs too, and
+    every automatic win's name is checked.)"""
+    import itertools
+    spread = "A Q T 8 6 4 2 K J 9 7 5 3".split()
+    for counts in itertools.product(range(14), repeat=4):
+        if sum(counts) != 13:
+            continue
+        text = " ".join(f"{spread[i]}{suit}" for suit, n in zip("shdc", counts)
+                        for i in range(n))
+        win = solver.automatic_win(text)
+        assert (win.name if win else None) == naive.automatic_win(text), (counts, text)
