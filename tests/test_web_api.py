@@ -76,10 +76,20 @@ def test_solve_is_the_librarys_solve(client, request_body, args):
     assert response.json() == plain(solver.solve(cards, rules, cut, **kwargs))
 
 
-def test_samples_default_to_the_library_default_or_the_servers_cap(client):
+def test_solve_defaults_to_the_librarys_adaptive_sampling(client):
     data = client.post("/api/solve", json=dict(cards=CLASSIC, rules="classic")).json()
+    assert data["precision"] is not None and data["effort"] == "fast"
+    assert data == plain(solver.solve(CLASSIC, "classic"))
+    most = client.post("/api/solve", json=dict(cards=CLASSIC, rules="classic",
+                                               effort="max", players=2)).json()
+    assert most == plain(solver.solve(CLASSIC, "classic", effort="max", players=2))
+
+
+def test_review_defaults_to_1000_deals_or_the_servers_cap(client):
+    setting = "As Kd 9c / 3d 3c Qh 5d 2d / 9s 8c 7h 6h 5s"
+    data = client.post("/api/review", json=dict(cards=CLASSIC, setting=setting,
+                                                rules="classic")).json()
     assert data["samples"] == min(1000, LIMITS.max_samples)
-    assert data == plain(solver.solve(CLASSIC, "classic", samples=LIMITS.max_samples))
 
 
 @pytest.mark.parametrize("request_body, args", [

@@ -61,9 +61,11 @@ from ..rules import SCHEME_MANDARIN, SCHEME_SCOOP
 STATIC = Path(__file__).resolve().parent / "static"
 # The rule sets the page offers ("classic:western" is another name for "classic").
 PAGE_RULE_SETS = ("joker", "bonus", "pagat", "classic", "classic:eastern", "classic:mandarin")
-DEFAULT_SAMPLES = 1000
-SAMPLES_HELP = (f"sampled deals (default {DEFAULT_SAMPLES}, or the server's --max-samples if "
-                f"smaller; at most --max-samples)")
+DEFAULT_SAMPLES = 1000           # review's (it compares on exactly this many deals)
+SAMPLES_HELP = ("exactly this many sampled deals, at most the server's --max-samples "
+                "(default: solve's adaptive sampling, as effort says)")
+REVIEW_SAMPLES_HELP = (f"sampled deals (default {DEFAULT_SAMPLES}, or the server's "
+                       f"--max-samples if smaller; at most --max-samples)")
 log = logging.getLogger("solver.web")
 
 
@@ -101,6 +103,8 @@ class SolveRequest(_Body):
     cut: Optional[StrictStr] = Field(None, description="the cut card (bonus), e.g. '4c'")
     players: Optional[StrictInt] = Field(None, description="seats (default: the largest)")
     samples: Optional[StrictInt] = Field(None, description=SAMPLES_HELP)
+    effort: Optional[StrictStr] = Field(None, description="adaptive sampling: 'fast' (the "
+                                                          "default) or 'max'")
     seed: StrictInt = Field(0, description="seed of the sampled deals")
     top: StrictInt = Field(5, description="alternative settings to report")
 
@@ -112,7 +116,7 @@ class ReviewRequest(_Body):
     rules: StrictStr = Field(description="rule set: " + ", ".join(PAGE_RULE_SETS))
     cut: Optional[StrictStr] = Field(None, description="the cut card (bonus)")
     players: Optional[StrictInt] = Field(None, description="seats (default: the largest)")
-    samples: Optional[StrictInt] = Field(None, description=SAMPLES_HELP)
+    samples: Optional[StrictInt] = Field(None, description=REVIEW_SAMPLES_HELP)
     seed: StrictInt = Field(0, description="seed of the sampled deals")
 
 
@@ -182,10 +186,10 @@ async def _off_the_loop(state: _State, fn, *args, **kwargs):
             state.idle_since = time.monotonic()
 
 
-def _samples(samples: Optional[int], limits: Limits) -> int:
-    """The samples a request asks for, within the server's limit."""
+def _samples(samples: Optional[int], limits: Limits, default: Optional[int] = None):
+    """The samples a request asks for, within the server's limit (None: ``default``)."""
     if samples is None:
-        return min(DEFAULT_SAMPLES, limits.max_samples)
+        return None if default is None else min(default, limits.max_samples)
     if samples > limits.max_samples:
         raise ValueError(f"samples={samples}: this server takes at most {limits.max_samples} "
                          f"(its --max-samples)")
@@ -331,14 +335,16 @@ def create_app(limits: Limits = Limits()) -> FastAPI:
     @app.post("/api/solve", summary="solver.solve(...).to_dict()")
     async def solve(body: SolveRequest) -> dict:
         solution = await _off_the_loop(state, solver.solve, body.cards, body.rules, body.cut,
-                                       samples=_samples(body.samples, limits), seed=body.seed,
+                                       samples=_samples(body.samples, limits),
+                                       effort=body.effort, seed=body.seed,
                                        players=body.players, top=body.top)
         return solution.to_dict()
 
     @app.post("/api/review", summary="solver.review(...).to_dict()")
     async def review(body: ReviewRequest) -> dict:
         result = await _off_the_loop(state, solver.review, body.cards, body.setting,
-                                     body.rules, body.cut, samples=_samples(body.samples, limits),
+                                     body.rules, body.cut,
+                                     samples=_samples(body.samples, limits, DEFAULT_SAMPLES),
                                      seed=body.seed, players=body.players)
         return result.to_dict()
 

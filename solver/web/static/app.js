@@ -11,8 +11,11 @@ const SUIT_SYMBOLS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
 const SUIT_NAMES = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
 const ROWS = ["front", "middle", "back"];
 const ROW_SIZES = { front: 3, middle: 5, back: 5 };
-const SAMPLE_CHOICES = [200, 500, 1000, 2000, 4000];
-const DEFAULT_SAMPLES = 500;        // a warm solve well under a second
+// "auto": the library's adaptive sampling (milliseconds); a number: exactly that many deals.
+// A review always compares on a number of deals: "auto" reviews on REVIEW_SAMPLES.
+const SAMPLE_CHOICES = ["auto", 200, 500, 1000, 2000, 4000];
+const DEFAULT_SAMPLES = "auto";
+const REVIEW_SAMPLES = 1000;
 const JOKER = "Jk";
 
 const state = {
@@ -220,9 +223,12 @@ function markCut() {
   }
 }
 
-function gameOptions() {
+function gameOptions(forReview = false) {
   const options = { rules: state.rules.name, players: Number($("players").value),
-                    samples: Number($("samples").value), seed: Number($("seed").value) };
+                    seed: Number($("seed").value) };
+  const samples = $("samples").value;
+  if (samples !== "auto") options.samples = Number(samples);
+  else if (forReview) options.samples = Math.min(REVIEW_SAMPLES, state.maxSamples);
   if (state.rules.cut_card) options.cut = $("cut").value;
   return options;
 }
@@ -421,8 +427,14 @@ function showSolution(sol) {
   $("ev-note").textContent = unitsNote(players) + " " + (sol.holdout
     ? `\u00b1 is one standard error, measured on ${sol.holdout} new deals, not the ` +
       `${sol.samples} that chose the setting (on those it averaged ${signed(sol.ev_in_sample)}: ` +
-      `the best of many noisy means, biased upward). Win, tie and loss: each row against one ` +
-      `opponent's. Exact among ${sol.candidates} non-dominated arrangements.`
+      `a mean chosen among many, biased upward). Win, tie and loss: each row against one ` +
+      `opponent's. ` + (sol.precision === null
+        ? `Exact among ${sol.candidates} non-dominated arrangements for those deals.`
+        : `${sol.candidates} non-dominated arrangements scored by adaptive sampling: ` +
+          (sol.anchored === false
+            ? "this one led the opponent model's own setting by more than one standard error."
+            : "the opponent model's own setting; no rival led it by more than one " +
+              "standard error.") + (sol.capped ? " Stopped at its budget, unresolved." : ""))
     : `\u00b1 is one standard error over the ${sol.samples} deals that chose the setting.`);
   const odds = [];
   const each = (ps) => ps.map(pct).join(" ");
@@ -516,7 +528,7 @@ function unplace(row, id) {
 }
 
 async function grade(setting) {
-  const request = Object.assign({ cards: handCards().join(" "), setting }, gameOptions());
+  const request = Object.assign({ cards: handCards().join(" "), setting }, gameOptions(true));
   try {
     const review = await working("grading your setting", () => api("/api/review", request));
     showReview(review);
@@ -567,8 +579,10 @@ async function start() {
     const info = await api("/api/rules");
     for (const rs of info.rule_sets) state.ruleSets[rs.name] = rs;
     $("rules").replaceChildren(...info.rule_sets.map((rs) => new Option(rs.name, rs.name)));
-    const choices = SAMPLE_CHOICES.filter((n) => n <= info.max_samples);
-    $("samples").replaceChildren(...choices.map((n) => new Option(String(n), String(n))));
+    state.maxSamples = info.max_samples;
+    const choices = SAMPLE_CHOICES.filter((n) => n === "auto" || n <= info.max_samples);
+    $("samples").replaceChildren(...choices.map((n) => new Option(
+      n === "auto" ? "auto (adaptive)" : String(n), String(n))));
     $("samples").value = String(choices.includes(DEFAULT_SAMPLES) ? DEFAULT_SAMPLES : choices[0]);
     chooseRules(info.rule_sets[0].name);
   } catch (e) {
