@@ -3,19 +3,26 @@
     python3 -m pip install -e ".[bench]"
     python3 -m pytest benchmarks/test_speed_bench.py --benchmark-json=speed.json
 
-* ``test_solve_per_hand``: one core, warm, 1000 samples, default options; each round is
-  a different seeded random hand (20 per rule set), so the median is over hands.
+* ``test_solve_per_hand``: one core, warm; ``solve(cards, rules)`` as it comes (the
+  adaptive default) and with exactly 1000 samples; 2 and 4 seats for the 13-card rule
+  sets, 4 for the others; each round is a different seeded random hand (20 a case), so
+  the median is over hands.
 * ``test_model_per_hand``: the opponent model's setting of one hand (the kernel
-  ``solve`` runs for every sampled opponent), 2000 random hands per round.
-* ``test_adaptive_against_fixed``: ``precision=0.05`` (at most 1000 deals) and exactly
-  1000 deals on the same 20 hands, timed alternately; extra_info holds the time ratio,
-  how often both chose the same setting, and, where they differ, what the adaptive
-  choice gives up: both settings scored on the same 2000 independent deals (settled by
-  ``solver.settle``), mean difference over those hands.
+  ``solve`` runs for every sampled opponent), 2000 random hands per round;
+  ``test_quick_set_per_hand``: ``solver.quick_set`` itself (the same setting, with its
+  validation and its texts), one call a hand.
+* ``test_default_against_exact``: the default solve and exactly 1000 deals on the same
+  20 hands, timed alternately; extra_info holds the time ratio, how often both chose the
+  same setting, and, where they differ, what the default's choice gives up: both
+  settings scored on the same 2000 independent deals (settled by ``solver.settle``),
+  mean difference over those hands.
 * ``test_threads``: one thread and two, alternately on the same solve; extra_info holds
   the ratio of the medians.
 * ``test_cold_start``: a fresh interpreter with an empty Numba cache: import, then the
   first 1000-sample solve; extra_info holds the seconds and the peak memory.
+* ``test_first_run``: ``python3 -m solver`` as a fresh install first runs it: the
+  package copied to a new folder (no Numba cache), an empty row-table cache, the whole
+  process timed (both cores: the second compiles meanwhile).
 """
 import json
 import os
@@ -50,13 +57,23 @@ def _rotating(hands):
     return lambda: ((next(it),), {})
 
 
-@pytest.mark.parametrize("rule_set", list(CASES))
-def test_solve_per_hand(benchmark, one_core, rule_set):
+SOLVE_CASES = [(r, 4) for r in CASES] + [("classic", 2), ("pagat", 2)]
+
+
+@pytest.mark.parametrize("samples", [None, 1000], ids=["default", "samples=1000"])
+@pytest.mark.parametrize("rule_set, players", SOLVE_CASES)
+def test_solve_per_hand(benchmark, one_core, rule_set, players, samples):
     hands, cut = _hands(rule_set)
-    solver.solve(hands[0], rule_set, cut, samples=20)              # warm
-    benchmark.pedantic(lambda hand: solver.solve(hand, rule_set, cut, samples=1000),
-                       setup=_rotating(hands), rounds=len(hands), iterations=1)
-    benchmark.extra_info.update(hands=len(hands), samples=1000, threads=1)
+    solver.solve(hands[0], rule_set, cut, players=players, samples=samples)      # warm
+    used = []
+
+    def solve(hand):
+        used.append(solver.solve(hand, rule_set, cut, players=players, samples=samples))
+    benchmark.pedantic(solve, setup=_rotating(hands), rounds=len(hands), iterations=1)
+    benchmark.extra_info.update(
+        hands=len(hands), players=players, threads=1, samples=samples or "default",
+        median_deals=float(np.median([s.samples for s in used])),
+        median_holdout=float(np.median([s.holdout for s in used])))
 
 
 @pytest.mark.parametrize("rule_set", ["joker", "bonus", "classic"])
@@ -77,6 +94,25 @@ def test_model_per_hand(benchmark, one_core, rule_set):
     benchmark.extra_info.update(hands=len(hands), cards=n, us_per_hand=per_hand * 1e6)
 
 
+@pytest.mark.parametrize("rule_set", ["joker", "bonus", "classic"])
+def test_quick_set_per_hand(benchmark, one_core, rule_set):
+    rs = solver.rule_set(rule_set)
+    n, cut = CASES[rule_set]
+    exclude = solver.cards.parse_codes(cut, rs) if cut else []
+    deck = [c for c in deck_codes(rs) if c not in exclude]
+    rng = np.random.default_rng(7)
+    hands = [" ".join(card_name(int(c)) for c in rng.choice(deck, n, replace=False))
+             for _ in range(500)]
+    solver.quick_set(hands[0], rs, cut)                             # warm
+
+    def all_hands():
+        for hand in hands:
+            solver.quick_set(hand, rs, cut)
+    benchmark.pedantic(all_hands, rounds=5, iterations=1)
+    benchmark.extra_info.update(hands=len(hands), cards=n,
+                                us_per_hand=benchmark.stats.stats.median / len(hands) * 1e6)
+
+
 def _mean_score(rows, deals, rule_set, cut):
     """Seat 0's mean units with ``rows`` against each deal's opponents (settle)."""
     total = 0
@@ -88,34 +124,34 @@ def _mean_score(rows, deals, rule_set, cut):
 
 
 @pytest.mark.parametrize("rule_set", ["joker", "classic"])
-def test_adaptive_against_fixed(benchmark, one_core, rule_set):
+def test_default_against_exact(benchmark, one_core, rule_set):
     hands, cut = _hands(rule_set)
-    solver.solve(hands[0], rule_set, cut, samples=20, precision=0.05)
-    times = {"fixed": [], "adaptive": []}
+    solver.solve(hands[0], rule_set, cut)
+    times = {"exact": [], "default": []}
     same = 0
     used = []
     given_up = []
     for hand in hands:
         t0 = time.perf_counter()
-        fixed = solver.solve(hand, rule_set, cut, samples=1000)
+        exact = solver.solve(hand, rule_set, cut, samples=1000)
         t1 = time.perf_counter()
-        adaptive = solver.solve(hand, rule_set, cut, samples=1000, precision=0.05)
+        default = solver.solve(hand, rule_set, cut)
         t2 = time.perf_counter()
-        times["fixed"].append(t1 - t0)
-        times["adaptive"].append(t2 - t1)
-        used.append(adaptive.samples)
-        a_rows, f_rows = (adaptive.front, adaptive.middle, adaptive.back), \
-            (fixed.front, fixed.middle, fixed.back)
-        if a_rows == f_rows:
+        times["exact"].append(t1 - t0)
+        times["default"].append(t2 - t1)
+        used.append(default.samples)
+        d_rows, e_rows = (default.front, default.middle, default.back), \
+            (exact.front, exact.middle, exact.back)
+        if d_rows == e_rows:
             same += 1
         else:
             deals = solver.sample_opponents(hand, rule_set, cut, samples=2000, seed=4242)
-            given_up.append(_mean_score(f_rows, deals, rule_set, cut)
-                            - _mean_score(a_rows, deals, rule_set, cut))
-    ratio = float(np.median(times["adaptive"]) / np.median(times["fixed"]))
+            given_up.append(_mean_score(e_rows, deals, rule_set, cut)
+                            - _mean_score(d_rows, deals, rule_set, cut))
+    ratio = float(np.median(times["default"]) / np.median(times["exact"]))
     benchmark.extra_info.update(
-        fixed_median_s=float(np.median(times["fixed"])),
-        adaptive_median_s=float(np.median(times["adaptive"])), adaptive_over_fixed=ratio,
+        exact_median_s=float(np.median(times["exact"])),
+        default_median_s=float(np.median(times["default"])), default_over_exact=ratio,
         same_choice=f"{same}/{len(hands)}", median_deals_used=float(np.median(used)),
         ev_given_up_where_different=float(np.mean(given_up)) if given_up else 0.0,
         ev_given_up_per_hand=float(np.sum(given_up) / len(hands)))
@@ -161,3 +197,28 @@ def test_cold_start(benchmark, rule_set):
 
     result = benchmark.pedantic(run, rounds=2, iterations=1)
     benchmark.extra_info.update(result)
+
+
+FIRST_RUN = r"""
+set -e
+d=$(mktemp -d)
+cp -r "$1/solver" "$d/solver"
+find "$d/solver" -name __pycache__ -type d -prune -exec rm -rf {} +
+cd "$d"
+SOLVER_CACHE_DIR="$d/tables" "$2" -m solver > /dev/null 2>&1
+rm -rf "$d"
+"""
+
+
+def test_first_run(benchmark):
+    """``python3 -m solver`` on a fresh install: nothing compiled, no tables cached."""
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("the figure is for two cores")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(solver.__file__)))
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "SOLVER_QUIET")}
+
+    def run():
+        subprocess.run(["bash", "-c", FIRST_RUN, "first-run", root, sys.executable],
+                       check=True, env=env)
+    benchmark.pedantic(run, rounds=5, iterations=1)
+    benchmark.extra_info.update(what="python3 -m solver, cold, wall seconds")

@@ -23,6 +23,7 @@ take rows as arrays of card codes (``uint8``), never as Python objects.
 """
 from __future__ import annotations
 
+import functools
 import re
 from typing import Iterable, Union
 
@@ -80,6 +81,7 @@ def names(codes) -> str:
     return " ".join(_NAMES[c] for c in codes)
 
 
+@functools.lru_cache(maxsize=4096)      # tokens repeat: a hand is parsed card by card
 def _parse_token(token: str) -> tuple[int, int] | None:
     """(rank, suit) of one token, or None for a joker; ValueError naming a bad token."""
     low = token.lower()

@@ -13,6 +13,7 @@ nothing here changes a number, only how it is shown.
 """
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from typing import Optional, Sequence
 
@@ -91,27 +92,37 @@ def counted_ranks(value: int, size: int) -> list[int]:
         pairs = digits[0] + 1                    # the first digit counts the pairs (+1)
         ranks = digits[1:]
         return [r for r in ranks[:pairs] for _ in (0, 1)] + ranks[pairs:]
-    groups = {"pair": [2], "two_pair": [2, 2], "trips": [3], "bonus_trips": [3],
-              "full_house": [3, 2], "bonus_full_house": [3, 2], "quads": [4],
-              "bonus_quads": [4]}.get(category, [])
+    groups = _GROUPS.get(category, ())
     out = [r for r, n in zip(digits, groups) for _ in range(n)] + digits[len(groups):]
     return out[:size]
+
+
+# The groups of equal ranks a category's tie-break digits stand for, in order.
+_GROUPS = {"pair": (2,), "two_pair": (2, 2), "trips": (3,), "bonus_trips": (3,),
+           "full_house": (3, 2), "bonus_full_house": (3, 2), "quads": (4,), "bonus_quads": (4,)}
+
+
+@functools.lru_cache(maxsize=65536)        # a deck's rows have a few thousand values
+def _counted(value: int, size: int) -> tuple[int, ...]:
+    return tuple(counted_ranks(value, size))
 
 
 def _as_counted(codes: list[int], value: int) -> list[int]:
     """``codes`` ordered as :func:`counted_ranks` says, a joker where no real card of
     the counted rank is left (suits s h d c among equal ranks)."""
     jokers = [c for c in codes if c >= FIRST_JOKER]
-    real = sorted((c for c in codes if c < FIRST_JOKER), key=lambda c: (-code_rank(c),
-                                                                       code_suit(c)))
+    # Real cards high rank first, suits s h d c (a code's rank is code % 13, its slot
+    # code // 13, the second spade set after the clubs: the same suit as slot 0).
+    real = sorted((c for c in codes if c < FIRST_JOKER),
+                  key=lambda c: (-(c % 13), 0 if c >= 52 else c // 13))
     out = []
-    for rank in counted_ranks(value, len(codes)):
-        match = next((c for c in real if code_rank(c) == rank), None)
-        if match is None:
-            out.append(jokers.pop())
+    for rank in _counted(value, len(codes)):
+        for i, c in enumerate(real):
+            if c % 13 == rank:
+                out.append(real.pop(i))
+                break
         else:
-            real.remove(match)
-            out.append(match)
+            out.append(jokers.pop())
     return out + real + jokers          # (nothing is left over unless a table is wrong)
 
 

@@ -1,16 +1,16 @@
 """``quick_set``: the default opponent model's own setting of one hand, no sampling."""
 from __future__ import annotations
 
+import functools
 from typing import Optional
 
 import numpy as np
 
-from .cards import CardsLike, format_cards
-from .policy import builtin_policy, set_hand
-from .display import sort_row
-from .rows import _value_of_codes, bonus_rank_of
+from .cards import CardsLike, names
+from .display import reading_order
+from .policy import builtin_policy, set_hands
+from .rows import bonus_rank_of
 from .sampling import prepare_hand
-from .search import cards_of_mask
 
 
 def quick_set(cards: CardsLike, rules, cut=None, *, players: Optional[int] = None,
@@ -32,9 +32,16 @@ def quick_set(cards: CardsLike, rules, cut=None, *, players: Optional[int] = Non
     if builtin is None:
         raise ValueError(f"quick_set takes a built-in policy or a TableModel, not {policy!r}")
     kind, mt, field = builtin
-    codes = np.array(own, np.int64)
-    masks = set_hand(codes, tables, kind, mt, rs.scoring_params(), field, n_seats)
-    rows = [[int(c) for c in cards_of_mask(int(m), codes)] for m in masks]
+    # One kernel call for the setting and its rows' values (a hand as a batch of one).
+    vals, _, masks = set_hands(np.array(own, np.int64)[None, None, :], tables, kind, mt,
+                               _params(rs), field, n_seats, False)
     # In a player's reading order, as solve's rows (the hand each row counts as).
-    return tuple(sort_row(format_cards(row), value=_value_of_codes(row, tables))
-                 for row in rows)
+    return tuple(names(reading_order([own[p] for p in range(len(own)) if int(m) >> p & 1],
+                                     value=int(v)))
+                 for m, v in zip(masks[0, 0], vals[0, 0]))
+
+
+@functools.lru_cache(maxsize=None)
+def _params(rules) -> np.ndarray:
+    """The rule set's scoring parameters, made once (quick_set is called hand after hand)."""
+    return rules.scoring_params()
