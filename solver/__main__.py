@@ -117,8 +117,9 @@ def _parser() -> argparse.ArgumentParser:
                         "a hundred times the work, for the last of the edge)")
     s.add_argument("--precision", type=float, default=None,
                    help="adaptive sampling: stop once every rival's difference from the "
-                        "opponent model's own setting is resolved to this many units "
-                        "(default: 0.05 with --effort fast, 0.005 with max)")
+                        "opponent model's own setting is resolved to this many units of "
+                        "the seat's score (default: 0.05 an opponent with --effort fast, "
+                        "0.005 with max)")
     s.add_argument("--top", type=int, default=5, help="alternative settings to show")
     s.add_argument("--batch", metavar="FILE", default=None,
                    help="solve every hand in FILE ('-': standard input), one a line ('#' "

@@ -95,8 +95,14 @@ def test_performance_plots_the_saved_results(monkeypatch, strength_dir):
               {"RESULTS_DIRS": [str(ROOT / "benchmarks" / "results"), str(strength_dir)]},
               monkeypatch)
     text = _all_text(nb)
-    strength_files = sum(isinstance(json.loads(p.read_text()), list) for p in saved) + 1
-    assert f"{strength_files} play-strength file(s)" in text
+
+    def is_match(r):
+        return isinstance(r, dict) and {"a", "b", "mean", "ci95"} <= r.keys()
+    loaded = [json.loads(p.read_text()) for p in saved]
+    strength_files = sum(is_match(d) or (isinstance(d, list) and bool(d) and all(map(is_match, d)))
+                         for d in loaded) + 1
+    edge_files = sum(isinstance(d, dict) and "truth" in d and "results" in d for d in loaded)
+    assert f"{strength_files} play-strength file(s), {edge_files} edge file(s)" in text
     assert "no play-strength results" not in text
     assert "rows/s" in text and "first solve" in text
     assert _pngs(nb) >= 4          # throughput, by samples, by cards (a run), strength
@@ -109,7 +115,17 @@ def test_performance_without_results(monkeypatch, tmp_path):
     assert _pngs(nb) == 0
 
 
-@pytest.mark.parametrize("name", ["quickstart.ipynb", "performance.ipynb"])
+def test_strategy_runs(monkeypatch):
+    nb = _run("strategy.ipynb", {"HANDS": 40, "SEARCH": 40, "SAMPLES": 100,
+                                 "RESULTS": str(ROOT / "benchmarks" / "results")}, monkeypatch)
+    text = _all_text(nb)
+    for expected in ("most often: front", "The new model against the old one, example 1",
+                     "units a deal"):
+        assert expected in text
+    assert _pngs(nb) >= 1
+
+
+@pytest.mark.parametrize("name", ["quickstart.ipynb", "performance.ipynb", "strategy.ipynb"])
 def test_saved_notebooks_carry_their_outputs(name):
     nb = nbformat.read(NOTEBOOKS / name, as_version=4)
     nbformat.validate(nb)
