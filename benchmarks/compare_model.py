@@ -68,7 +68,7 @@ def _run(drive, hands, t, mt):
 
 def check(old, drives, n_hands):
     """Every configuration: hands compared, how many differ."""
-    print(f"| rule set | seats | cards | hands | identical |\n|---|---:|---:|---:|---:|")
+    print("| rule set | seats | cards | hands | identical |\n|---|---:|---:|---:|---:|")
     ok = True
     for i, (rule_set, seats, cuts) in enumerate(CONFIGS):
         total = same = 0

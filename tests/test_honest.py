@@ -57,9 +57,9 @@ def test_the_best_response_to_an_exactly_known_model_never_loses_to_the_model():
                  for h in itertools.combinations(rest, 13)]
         assert len(world) == 105
         best = solver.solve(" ".join(ours), "classic", players=2, opponents=world, top=0)
-        # Every split of our 13 cards into 3 / 5 / 5, legal or not (a foul pays 4 here).
+        # Every split of our 13 cards into 3 / 5 / 5; the legal ones are the candidates.
         prepared = prepare_hand(" ".join(ours), "classic", None, 2)
-        tables, params = prepared.tables, prepared.rules.scoring_params()
+        params = prepared.rules.scoring_params()
         codes = np.array(prepared.own)
         splits = []
         for front in itertools.combinations(range(13), 3):

@@ -19,7 +19,6 @@ nbclient = pytest.importorskip("nbclient", reason=REASON)
 pytest.importorskip("ipykernel", reason=REASON)
 pytest.importorskip("matplotlib", reason=REASON)
 
-import solver                                              # noqa: E402
 from solver.arena import match                             # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
