@@ -220,14 +220,22 @@ def solution_text(sol) -> str:
                      f"tell settings apart (standard errors of fewer than {FEW_DEALS} deals "
                      f"mean little: use more samples)")
     if sol.alternatives:
-        lines.append(f"next best, against the best on the same {_deals(sol.samples)} "
-                     f"(difference ± standard error):")
+        # Adaptive sampling drops a rival once it is shown worse: its EV and difference
+        # are then over the deals it was scored on, fewer than the best's.
+        same = all(a.samples in (None, sol.samples) for a in sol.alternatives)
+        if same:
+            lines.append(f"next best, against the best on the same {_deals(sol.samples)} "
+                         f"(difference ± standard error):")
+        else:
+            lines.append("next best, each against the best on the deals it was scored on "
+                         "(difference ± standard error):")
         texts = [arrangement_text((a.front, a.middle, a.back), a.categories)
                  for a in sol.alternatives]
         w = max(len(t) for t in texts)
         for i, (a, text) in enumerate(zip(sol.alternatives, texts), 1):
             lines.append(f"  {i}. {text:{w}s}   EV {a.ev:+.3f}   {a.diff:+.3f} "
-                         f"{_pm(a.diff_stderr)}" + ("   tied" if a.tied else ""))
+                         f"{_pm(a.diff_stderr)}" + ("   tied" if a.tied else "")
+                         + ("" if same else f"   ({_deals(a.samples or sol.samples)})"))
         if tied:
             lines.append(f"  tied: {tied_text} within 2 standard errors of the best "
                          f"(no telling them apart)")

@@ -708,6 +708,20 @@ def test_adaptive_sampling_says_when_it_stopped_at_its_cap():
     assert not easy.capped
 
 
+def test_the_text_says_on_how_many_deals_each_dropped_rival_was_compared():
+    sol = solver.solve("Kh Kd 8s 8c Qs Js Ts 7d 6d 5h 4c 3c 2h", "classic:mandarin",
+                       precision=0.001, samples=1600, top=5)
+    fewer = [a for a in sol.alternatives if a.samples < sol.samples]
+    assert fewer                                          # shown worse early, dropped
+    text = str(sol)
+    assert "each against the best on the deals it was scored on" in text
+    assert f"on the same {sol.samples} deals" not in text
+    for a in sol.alternatives:
+        line = next(x for x in text.splitlines() if f"{a.diff:+.3f}" in x and a.back in x)
+        assert line.endswith(f"({a.samples} deals)")
+    exact = solver.solve("Kh Kd 8s 8c Qs Js Ts 7d 6d 5h 4c 3c 2h", "classic", samples=100)
+    assert "against the best on the same 100 deals" in str(exact)
+
 def test_a_fouling_policy_is_played_and_scored_where_fouls_are_scored():
     def fouler(hand, rules, cut):
         cards = hand.split()                              # Front the three highest: a foul
