@@ -105,7 +105,9 @@ def evaluate(path, specs, limit=None):
         results[spec] = dict(hands=len(g), gain=float(g.mean()), ci95=[float(g.mean() - half),
                              float(g.mean() + half)], same_as_model=same / len(g),
                              ms_median=1000 * float(np.median(seconds)), deal_sd=deal_sd,
-                             deals_for_ci_above_zero=needed)
+                             deals_for_ci_above_zero=needed,
+                             # hand by hand, for paired comparisons of two setters
+                             gains=[round(float(x), 6) for x in g])
         r = results[spec]
         print(f"| {spec} | `{rs.name}` | {seats} | {r['hands']} | {r['gain']:+.4f} | "
               f"[{r['ci95'][0]:+.4f}, {r['ci95'][1]:+.4f}] | {r['same_as_model']:.0%} | "
