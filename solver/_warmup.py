@@ -63,9 +63,13 @@ def start(meanwhile, rules: str = "classic") -> Optional[subprocess.Popen]:
     cold, so is ``meanwhile`` (the kernel this process compiles in the meantime), the
     machine has a second core, and ``SOLVER_WARMUP`` is not ``0``."""
     from ._jit import cold_kernels
+    # The cheap test first: once compiled (every solve after the first), nothing else is
+    # asked (os.cpu_count() reads /proc, a tenth of a millisecond).
+    if not cold_kernels([meanwhile]):
+        return None
     if os.environ.get(WARMUP_ENV, "1") == "0" or (os.cpu_count() or 1) < 2:
         return None
-    if not cold_kernels([meanwhile]) or not cold_kernels(kernels()):
+    if not cold_kernels(kernels()):
         return None
     # This very package (not whatever "solver" the current folder holds), told the rule set.
     package_parent = str(Path(__file__).resolve().parent.parent)

@@ -163,7 +163,7 @@ def test_the_warm_up_compiles_what_a_solve_runs(monkeypatch):
     """The second process compiles exactly the signatures a solve calls (else its work
     is wasted), and it is only started when it can help."""
     from solver import _warmup
-    solver.solve(HAND, "classic", samples=20)
+    solver.solve(HAND, "classic")              # the default solve (it looks rows up too)
     before = {k: list(k.signatures) for k in _warmup.kernels()}
     _warmup.compile_them()
     assert {k: list(k.signatures) for k in _warmup.kernels()} == before
