@@ -35,16 +35,23 @@ __all__ = ["Alternative", "Solution", "solve"]
 
 
 # What ``solve(cards, rules)`` does when ``samples`` is not given: adaptive sampling,
-# anchored on the opponent model's own setting, to this precision (units) and at most
-# this many opponent hands set (the work a deal costs is one setting per opponent; a
-# 16- or 17-card hand costs about twice a 13-card one).  "max" buys the last of the
-# edge at a hundred times the work (benchmarks/README.md#what-the-edge-costs).
+# anchored on the opponent model's own setting, to this precision (units an opponent)
+# and at most this many opponent hands set, by the cards dealt (the work a deal costs
+# is one setting per opponent; a 16- or 17-card hand costs about 2.5 times a 13-card
+# one).  "fast" is sized by the time a solve may take: at 16 and 17 cards most hands
+# stop after the first batch, and the tighter precision and larger cap, spent on the
+# hands that do not, brought back most of what exactly 1000 deals chose better
+# (benchmarks/README.md, "The default against the previous default").  "max" buys the
+# last of the edge at a hundred times the work (benchmarks/README.md, "What the edge
+# costs").
 # The held-out deals of adaptive sampling: a quarter of the deals it used, and at least
 # this many opponent hands' worth (64 deals heads-up, 22 at four seats).
 HOLDOUT_HANDS = 64
 EFFORTS = {
-    "fast": dict(precision=0.05, hands={13: 1024, 16: 1024, 17: 1024}),
-    "max": dict(precision=0.005, hands={13: 65536, 16: 32768, 17: 32768}),
+    "fast": dict(precision={13: 0.05, 16: 0.025, 17: 0.025},
+                 hands={13: 1024, 16: 4096, 17: 4096}),
+    "max": dict(precision={13: 0.005, 16: 0.005, 17: 0.005},
+                hands={13: 65536, 16: 32768, 17: 32768}),
 }
 
 
@@ -110,9 +117,10 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
         those.  (Picking the best of many noisy means would often pick a lucky one: the
         model's own setting is a strong prior, and a departure from it must be earned.)
         ``effort`` sets the defaults (:data:`EFFORTS`): ``"fast"`` (the default:
-        ``precision`` 0.05 units an opponent, at most 1,024 opponent hands -- tens of
-        milliseconds at most) or ``"max"`` (0.005 an opponent, up to 65,536 hands --
-        about a second).  ``Solution.samples`` says how many deals it used.
+        ``precision`` 0.05 units an opponent and at most 1,024 opponent hands for 13
+        cards, 0.025 and 4,096 for 16 or 17 -- about ten milliseconds for most hands,
+        tens for the hardest) or ``"max"`` (0.005 an opponent, up to 65,536 hands, 32,768
+        for 16 or 17 cards -- about a second).  ``Solution.samples`` says how many deals it used.
 
     How the answer is found without scoring 171 million arrangements: see
     :mod:`solver.search`.  The ``samples``, ``seed``, ``precision`` and ``effort`` alone
@@ -141,7 +149,8 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
             samples = max(first_batch(n_seats),
                           EFFORTS[effort]["hands"][rs.cards_dealt] // (n_seats - 1))
         if precision is None:               # (a preset's precision is per opponent: a
-            precision = EFFORTS[effort]["precision"] * (n_seats - 1)   # seat's EV sums them)
+            precision = (EFFORTS[effort]["precision"][rs.cards_dealt]
+                         * (n_seats - 1))                  # seat's EV sums them)
     samples, seed, opponents, policy = check_sampling(rs, n_seats, samples, seed, opponents,
                                                       policy)
     top = check_int("top", top, 0)
