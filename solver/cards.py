@@ -78,7 +78,7 @@ _NAMES = tuple(card_name(c) for c in range(N_CODES))
 def names(codes) -> str:
     """Canonical text of card codes already known to be valid (a kernel's output): as
     :func:`format_cards` gives for them, without its checks, for the solver's hot path."""
-    return " ".join(_NAMES[c] for c in codes)
+    return " ".join(map(_NAMES.__getitem__, codes))
 
 
 @functools.lru_cache(maxsize=4096)      # tokens repeat: a hand is parsed card by card
@@ -134,6 +134,10 @@ def parse_codes(text: str, rules: "str | RuleSet", taken: "set[int] | None" = No
     already used elsewhere (other rows, other seats); the new codes are added to it.
     """
     rs = rule_set(rules)
+    if taken is None and type(text) is str:
+        codes = _plain_codes(text, rs)
+        if codes is not None:
+            return codes
     text = _as_text(text)
     if not isinstance(text, str):
         raise ValueError(f"cards must be given as text, not {text!r} ({type(text).__name__})")
@@ -167,6 +171,63 @@ def parse_codes(text: str, rules: "str | RuleSet", taken: "set[int] | None" = No
         taken.add(code)
         codes.append(code)
     return codes
+
+
+def _plain_tokens() -> dict[str, int]:
+    """The code of every token of the common notation (``As``, ``as``, ``10s``, ``A♠``,
+    ``Jk``, ``x``), FIRST_JOKER for a joker: a card word the general parse reads as
+    itself, each entry taken from that parse, so the two cannot disagree."""
+    ranks = [r for rank in RANKS for r in {rank, rank.lower()}] + ["10"]
+    suits = [s for suit in SUITS for s in {suit, suit.upper()}] + list(_SUIT_SYMBOLS)
+    words = [r + s for r in ranks for s in suits] + ["Jk", "jk", "JK", "jK", "x", "X"]
+    table = {}
+    for word in words:
+        assert _card_words(word) == [word]
+        parsed = _parse_token(word)
+        table[word] = FIRST_JOKER if parsed is None else 13 * parsed[1] + parsed[0]
+    return table
+
+
+_PLAIN_TOKENS = _plain_tokens()
+
+
+def _plain_codes(text: str, rs: RuleSet) -> "list[int] | None":
+    """:func:`parse_codes` of ``text`` without ``taken``, by a dict lookup a card, when
+    the text is cards of the common notation separated by whitespace (the hot path:
+    ``quick_set`` hand after hand); None for anything else, and for anything the
+    general parse refuses, so that it is the one that names the error.
+
+    Equivalent because such a text has no commas, variation selectors or compact words
+    (each is a token not in the table), and ``str.split`` splits on exactly the
+    whitespace of ``\\s``."""
+    try:
+        codes = [_PLAIN_TOKENS[token] for token in text.split()]
+    except KeyError:
+        return None
+    if codes and max(codes) < FIRST_JOKER and len(set(codes)) == len(codes):
+        return codes                        # no joker, no card twice: nothing to assign
+    return _with_copies(codes, rs)
+
+
+def _with_copies(codes: list[int], rs: RuleSet) -> "list[int] | None":
+    """``codes`` (a joker as FIRST_JOKER) with each joker and each second spade given
+    its code as :func:`parse_codes` assigns them, in the order written (the first free
+    joker, the second set's spade); None where parse_codes would raise."""
+    out: list[int] = []
+    jokers = 0
+    for code in codes:
+        if code == FIRST_JOKER:
+            if jokers >= rs.jokers:
+                return None
+            code += jokers
+            jokers += 1
+        elif code in out:
+            second = 13 * SECOND_SPADE_SLOT + code
+            if code >= 13 or rs.spade_copies != 2 or second in out:
+                return None
+            code = second
+        out.append(code)
+    return out
 
 
 def parse_cards(text: str, rules: "str | RuleSet") -> int:

@@ -107,14 +107,18 @@ def _counted(value: int, size: int) -> tuple[int, ...]:
     return tuple(counted_ranks(value, size))
 
 
+# The place of a real card code in reading order: high rank first, suits s h d c (a
+# code's rank is code % 13, its slot code // 13, the second spade set after the clubs:
+# the same suit as slot 0).  Equal for the two copies of a spade, which keep their order.
+_HIGH_FIRST = tuple((12 - c % 13) * 4 + (0 if c >= 52 else c // 13)
+                    for c in range(FIRST_JOKER))
+
+
 def _as_counted(codes: list[int], value: int) -> list[int]:
     """``codes`` ordered as :func:`counted_ranks` says, a joker where no real card of
     the counted rank is left (suits s h d c among equal ranks)."""
     jokers = [c for c in codes if c >= FIRST_JOKER]
-    # Real cards high rank first, suits s h d c (a code's rank is code % 13, its slot
-    # code // 13, the second spade set after the clubs: the same suit as slot 0).
-    real = sorted((c for c in codes if c < FIRST_JOKER),
-                  key=lambda c: (-(c % 13), 0 if c >= 52 else c // 13))
+    real = sorted([c for c in codes if c < FIRST_JOKER], key=_HIGH_FIRST.__getitem__)
     out = []
     for rank in _counted(value, len(codes)):
         for i, c in enumerate(real):

@@ -2,15 +2,35 @@
 from __future__ import annotations
 
 import functools
-from typing import Optional
+from typing import NamedTuple, Optional
 
 import numpy as np
 
-from .cards import CardsLike, names
-from .display import reading_order
+from .cards import CardsLike, card_name, names, parse_codes
+from .display import _as_counted
 from .policy import builtin_policy, set_hands
 from .rows import bonus_rank_of
-from .sampling import prepare_hand
+from .rules import RuleSet
+from .sampling import cut_codes_beside, hand_codes, prepare_hand
+from .tables import RowTables
+
+
+class _Setup(NamedTuple):
+    """What a quick_set call computes that does not depend on the hand, kept for the
+    next call with the same arguments (bots and servers call it hand after hand)."""
+    given_rules: object       # the rules argument, held so that its id stays its own
+    rules: RuleSet
+    tables: RowTables
+    n_seats: int
+    kind: int
+    model_tables: object
+    field: np.ndarray
+    params: np.ndarray
+    cut_code: int             # the cut card's first free code in an empty hand, or -1
+
+
+_SETUPS: dict = {}
+_MAX_SETUPS = 64              # a few rule sets, cuts and table sizes; more are dropped
 
 
 def quick_set(cards: CardsLike, rules, cut=None, *, players: Optional[int] = None,
@@ -27,18 +47,78 @@ def quick_set(cards: CardsLike, rules, cut=None, *, players: Optional[int] = Non
     >>> quick_set("As Ks Qs Js Ts 9h 9d 9c 2h 2d 5c 6c 7c", "classic")
     ('2h 2d 7c', '9h 9d 9c 6c 5c', 'As Ks Qs Js Ts')
     """
+    key = _setup_key(rules, cut, players, policy)
+    setup = _SETUPS.get(key) if key is not None else None
+    if setup is None:
+        setup, own = _first_call(cards, rules, cut, players, policy)
+        if key is not None:
+            if len(_SETUPS) >= _MAX_SETUPS:
+                _SETUPS.clear()
+            _SETUPS[key] = setup
+    else:
+        own = _checked_hand(cards, cut, setup)
+    # One kernel call for the setting and its rows' values (a hand as a batch of one).
+    vals, _, masks = set_hands(np.array([[own]], np.int64), setup.tables, setup.kind,
+                               setup.model_tables, setup.params, setup.field,
+                               setup.n_seats, False)
+    return _row_texts(own, masks[0, 0].tolist(), vals[0, 0].tolist())
+
+
+def _setup_key(rules, cut, players, policy):
+    """The key of the arguments' :class:`_Setup`, or None where they are not kept (a
+    policy other than a built-in name: a model can change; an unhashable argument).
+    Types are part of the key: ``True == 1``, but ``players=True`` is refused."""
+    if not (policy is None or type(policy) is str):
+        return None
+    key = (rules if type(rules) is str else id(rules), type(cut), cut,
+           type(players), players, policy)
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _first_call(cards, rules, cut, players, policy) -> "tuple[_Setup, list[int]]":
+    """The general path: every argument validated in the order of the errors' priority
+    (the hand's before the table size's, the policy's last), and the setup it finds."""
     rs, tables, own, _, _, n_seats = prepare_hand(cards, rules, cut, players)
     builtin = builtin_policy(policy, rs, n_seats, bonus_rank_of(rs, cut))
     if builtin is None:
         raise ValueError(f"quick_set takes a built-in policy or a TableModel, not {policy!r}")
     kind, mt, field = builtin
-    # One kernel call for the setting and its rows' values (a hand as a batch of one).
-    vals, _, masks = set_hands(np.array(own, np.int64)[None, None, :], tables, kind, mt,
-                               _params(rs), field, n_seats, False)
-    # In a player's reading order, as solve's rows (the hand each row counts as).
-    return tuple(names(reading_order([own[p] for p in range(len(own)) if int(m) >> p & 1],
-                                     value=int(v)))
-                 for m, v in zip(masks[0, 0], vals[0, 0]))
+    cut_code = -1
+    if rs.cut_card:
+        cut_code = parse_codes(cut if isinstance(cut, str) else card_name(int(cut)), rs)[0]
+    return _Setup(rules, rs, tables, n_seats, kind, mt, field, _params(rs), cut_code), own
+
+
+def _checked_hand(cards, cut, setup: _Setup) -> list[int]:
+    """The hand's codes, checked as prepare_hand checks them where the other arguments
+    are known to be valid: the cards, and the cut card beside them, which can only
+    clash when the hand holds the cut card's first copy."""
+    own = hand_codes(cards, setup.rules)
+    if setup.cut_code in own:
+        cut_codes_beside(own, setup.rules, cut)
+    return own
+
+
+def _row_texts(own: list[int], masks: list[int], values: list[int]) -> tuple[str, str, str]:
+    """The rows' texts in a player's reading order, as solve's rows (the hand each row
+    counts as): ``reading_order(row, value=v)``, whose work for a row of 3 or 5 real
+    codes (Python ints, as here) is ``_as_counted``'s."""
+    return tuple(names(_as_counted(_row_codes(own, m), v)) for m, v in zip(masks, values))
+
+
+def _row_codes(own: list[int], mask: int) -> list[int]:
+    """The codes of ``own`` at the positions of the bits of ``mask``, in order (a bit at
+    a time: a row holds 3 or 5 of the 13 to 17 cards)."""
+    row = []
+    while mask:
+        low = mask & -mask
+        row.append(own[low.bit_length() - 1])
+        mask ^= low
+    return row
 
 
 @functools.lru_cache(maxsize=None)

@@ -61,22 +61,35 @@ def prepare_hand(cards: CardsLike, rules, cut, players) -> Hand:
     wrong otherwise."""
     rs = rule_set(rules)
     tables = tables_for(rs, cut)
-    own = to_codes(cards, rs)
-    if len(own) != rs.cards_dealt:
-        raise ValueError(f"the {rs.name} rule set deals {rs.cards_dealt} cards, "
-                         f"not {len(own)}")
-    cut_codes: list[int] = []
-    if rs.cut_card:
-        cut_text = cut if isinstance(cut, str) else card_name(int(cut))
-        try:
-            cut_codes = parse_codes(cut_text, rs, set(parse_codes(format_cards(own), rs)))
-        except ValueError as e:
-            raise ValueError(f"the cut card {cut_text} and the hand: {e}") from None
+    own = hand_codes(cards, rs)
+    cut_codes = cut_codes_beside(own, rs, cut)
     n_seats = rs.max_seats if players is None else check_int("players", players)
     if n_seats not in rs.seats:
         raise ValueError(f"players={n_seats}: the {rs.name} rule set plays with "
                          f"{' or '.join(map(str, rs.seats))} players")
     return Hand(rs, tables, own, cut, cut_codes, n_seats)
+
+
+def hand_codes(cards: CardsLike, rs: RuleSet) -> list[int]:
+    """The codes of a hand of the rule set (:func:`prepare_hand`'s check of the cards)."""
+    own = to_codes(cards, rs)
+    if len(own) != rs.cards_dealt:
+        raise ValueError(f"the {rs.name} rule set deals {rs.cards_dealt} cards, "
+                         f"not {len(own)}")
+    return own
+
+
+def cut_codes_beside(own: list[int], rs: RuleSet, cut) -> list[int]:
+    """The cut card's codes (none without a cut card), the copy the hand ``own`` leaves
+    free; a ``ValueError`` when the hand holds every copy of it.  ``cut`` is valid for
+    the rule set (:func:`solver.rows.bonus_rank_of`)."""
+    if not rs.cut_card:
+        return []
+    cut_text = cut if isinstance(cut, str) else card_name(int(cut))
+    try:
+        return parse_codes(cut_text, rs, set(parse_codes(format_cards(own), rs)))
+    except ValueError as e:
+        raise ValueError(f"the cut card {cut_text} and the hand: {e}") from None
 
 
 # --- deals ------------------------------------------------------------------------------------

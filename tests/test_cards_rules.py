@@ -99,3 +99,22 @@ def test_codes_are_checked_against_the_deck():
     with pytest.raises(ValueError, match="duplicate card code"):
         to_codes([3, 3], "joker")
     assert to_codes(["As", "As"], "joker") == [12, 64]
+
+
+@pytest.mark.parametrize("rule_set", ["classic", "joker", "bonus"])
+def test_plain_text_parses_as_the_general_path_does(rule_set):
+    # parse_codes reads plain text (cards separated by whitespace) by a dict lookup a
+    # card; an empty ``taken`` takes the general path, which must agree, errors included.
+    import random
+    rng = random.Random(3)
+    words = ["As", "as", "AS", "10s", "Ts", "tS", "2h", "Kd", "9c", "A♠", "K♥", "Jk", "jk",
+             "x", "X", "Zz", "1s", "As,", "AsKs", "A♠\ufe0f"]
+    for _ in range(3000):
+        text = rng.choice([" ", "  ", "\t", "\n"]).join(rng.choices(words, k=rng.randint(0, 6)))
+
+        def outcome(taken):
+            try:
+                return parse_codes(text, rule_set, taken)
+            except ValueError as e:
+                return str(e)
+        assert outcome(None) == outcome(set()), text
