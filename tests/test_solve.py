@@ -722,6 +722,7 @@ def test_the_text_says_on_how_many_deals_each_dropped_rival_was_compared():
     exact = solver.solve("Kh Kd 8s 8c Qs Js Ts 7d 6d 5h 4c 3c 2h", "classic", samples=100)
     assert "against the best on the same 100 deals" in str(exact)
 
+
 def test_a_fouling_policy_is_played_and_scored_where_fouls_are_scored():
     def fouler(hand, rules, cut):
         cards = hand.split()                              # Front the three highest: a foul
