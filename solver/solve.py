@@ -120,7 +120,8 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
         ``precision`` 0.05 units an opponent and at most 1,024 opponent hands for 13
         cards, 0.025 and 4,096 for 16 or 17 -- about ten milliseconds for most hands,
         tens for the hardest) or ``"max"`` (0.005 an opponent, up to 65,536 hands, 32,768
-        for 16 or 17 cards -- about a second).  ``Solution.samples`` says how many deals it used.
+        for 16 or 17 cards -- up to about a second).  ``Solution.samples`` says how many
+        deals it used.
 
     How the answer is found without scoring 171 million arrangements: see
     :mod:`solver.search`.  The ``samples``, ``seed``, ``precision`` and ``effort`` alone
