@@ -42,27 +42,45 @@ SOLVE_SEED = 777                  # + hand index: the evaluated setter's seed
 
 
 def _candidates(cards, rs, cut, seats):
+    """The prepared hand, its codes, and its non-dominated settings: row values (K, 3)
+    and row ordinals (K, 3)."""
     hand = prepare_hand(cards, rs, cut, seats)
     codes = np.array(hand.own, np.int64)
     _, ords = nondominated_arrangements(codes, hand.tables, rs.scoring_params())
-    return hand, codes, hand.tables.values[ords].astype(np.int32)
+    return hand, codes, hand.tables.values[ords].astype(np.int32), ords
+
+
+def truth_hands(rs, players, count):
+    """The hands a truth is built for: ``(index, cards, cut, hand, values, ords)`` for
+    seat 0 of the arena's deals of DEAL_SEED, hands holding an automatic win left out
+    (declaring is scored apart).  Shared with benchmarks/selection.py."""
+    for i in range(count):
+        hands, cut = deal_hands(rs, players, DEAL_SEED, i)
+        hand, codes, vals, ords = _candidates(hands[0], rs, cut, players)
+        if not (rs.automatic_wins and automatic_win_kind(codes)):
+            yield i, hands[0], cut, hand, vals, ords
+
+
+def add_build_arguments(parser, deals=32768):
+    """The ``build`` options of this script and of benchmarks/selection.py."""
+    parser.add_argument("--rules", required=True)
+    parser.add_argument("--players", type=int, required=True)
+    parser.add_argument("--hands", type=int, default=400)
+    parser.add_argument("--deals", type=int, default=deals)
+    parser.add_argument("--out", required=True)
 
 
 def build(args):
     rs = solver.rule_set(args.rules)
     out = []
     start = time.perf_counter()
-    for i in range(args.hands):
-        hands, cut = deal_hands(rs, args.players, DEAL_SEED, i)
-        hand, codes, vals = _candidates(hands[0], rs, cut, args.players)
-        if rs.automatic_wins and automatic_win_kind(codes):
-            continue
+    for i, cards, cut, hand, vals, _ in truth_hands(rs, args.players, args.hands):
         params = rs.scoring_params()
         model = _anchor_candidate(vals, anchor_setting(hand, None), params)
         opp = sampled_opponents(hand, args.deals, TRUTH_SEED + i, None)
         scores = score_candidates(vals, 0, *opp, params).astype(np.float64)
         diff = scores - scores[model]
-        out.append(dict(index=i, cards=hands[0], cut=cut, model=model,
+        out.append(dict(index=i, cards=cards, cut=cut, model=model,
                         truth=scores.mean(axis=1).round(6).tolist(),
                         truth_se=(diff.std(axis=1) / np.sqrt(args.deals)).round(6).tolist()))
         print(f"hand {i}: {len(vals)} settings, {time.perf_counter() - start:.0f} s", flush=True)
@@ -82,7 +100,7 @@ def evaluate(path, specs, limit=None):
         who = setter(spec)
         gains, same, seconds, spread = [], 0, [], []
         for item in data["hands"][:limit]:
-            hand, codes, vals = _candidates(item["cards"], rs, item["cut"], seats)
+            hand, codes, vals, _ = _candidates(item["cards"], rs, item["cut"], seats)
             start = time.perf_counter()
             setting = who.set(item["cards"], rs, item["cut"], seats,
                               SOLVE_SEED + item["index"])
@@ -118,12 +136,7 @@ def evaluate(path, specs, limit=None):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="what", required=True)
-    b = sub.add_parser("build")
-    b.add_argument("--rules", required=True)
-    b.add_argument("--players", type=int, required=True)
-    b.add_argument("--hands", type=int, default=400)
-    b.add_argument("--deals", type=int, default=32768)
-    b.add_argument("--out", required=True)
+    add_build_arguments(sub.add_parser("build"))
     e = sub.add_parser("eval")
     e.add_argument("truth")
     e.add_argument("setters", nargs="+")

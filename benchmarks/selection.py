@@ -39,16 +39,13 @@ import time
 import numpy as np
 
 import solver
+from edge import add_build_arguments, truth_hands     # (benchmarks/: the same hands)
 from solver._jit import njit
-from solver.arena import deal_hands
-from solver.autowin import automatic_win_kind
 from solver.model import R_SEP, TableModel, _ev
 from solver.rows import bonus_rank_of
-from solver.sampling import prepare_hand, sampled_opponents
+from solver.sampling import sampled_opponents
 from solver.scoring import score_candidates
-from solver.search import nondominated_arrangements
 
-DEAL_SEED = 12345          # the hands: the arena's deals of this seed (as edge.py)
 TRUTH_SEED = 1000          # + hand index: the scoring deals
 BLOCKS = 8                 # independent blocks of n deals kept for each n
 
@@ -68,16 +65,9 @@ def build(args):
     sizes = [n for n in (64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
              if n <= half]
     os.makedirs(args.out, exist_ok=True)
-    for i in range(args.hands):
-        start = time.perf_counter()
-        hands, cut = deal_hands(rs, args.players, DEAL_SEED, i)
-        hand = prepare_hand(hands[0], rs, cut, args.players)
-        codes = np.array(hand.own, np.int64)
-        if rs.automatic_wins and len(hand.own) == 13 and automatic_win_kind(codes):
-            continue                  # declaring is scored apart (as in edge.py)
+    start = time.perf_counter()
+    for i, _, cut, hand, values, ords in truth_hands(rs, args.players, args.hands):
         params = rs.scoring_params()
-        _, ords = nondominated_arrangements(codes, hand.tables, params)
-        values = hand.tables.values[ords].astype(np.int32)
         mt = TableModel.shipped(rs, hand.seats).tables(bonus_rank_of(rs, cut))
         estimate = _estimates(mt, ords)
         opponents = sampled_opponents(hand, args.deals, TRUTH_SEED + i, None)
@@ -176,12 +166,7 @@ def analyse(args):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="what", required=True)
-    b = sub.add_parser("build")
-    b.add_argument("--rules", required=True)
-    b.add_argument("--players", type=int, required=True)
-    b.add_argument("--hands", type=int, default=400)
-    b.add_argument("--deals", type=int, default=32768)
-    b.add_argument("--out", required=True)
+    add_build_arguments(sub.add_parser("build"))
     a = sub.add_parser("analyse")
     a.add_argument("dir")
     a.add_argument("--match-deals", type=int, default=4000,
