@@ -17,13 +17,6 @@ KIND_NAMES = (None, "dragon", "six_pairs", "three_flushes", "three_straights")
 
 
 @njit
-def _five_straight_ranks(top, out):
-    """Ranks of the five-card straight with this top (3 = the wheel A-2-3-4-5)."""
-    for k in range(5):
-        out[k] = top - k if top - k >= 0 else 12
-
-
-@njit
 def _has_straight(counts, top):
     """Every rank of the five-card straight with this top is still in ``counts``."""
     for k in range(5):
