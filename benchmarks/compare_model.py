@@ -42,6 +42,22 @@ def _driver(table_set):
     return drive
 
 
+_drivers: dict = {}
+
+
+def _drive_for(package, mt):
+    """The driver of the package's setter for these tables: one a scheme where the
+    setter is compiled one a scheme (``table_setter``), else ``table_set``."""
+    model = package.model
+    if hasattr(model, "table_setter"):
+        setter = model.table_setter(int(mt.params[model.M_SCHEME]))
+    else:
+        setter = model.table_set
+    if setter not in _drivers:
+        _drivers[setter] = _driver(setter)
+    return _drivers[setter]
+
+
 def _cases(package, rule_set, seats, cuts, n_hands, seed):
     """(hands, row tables, model tables) groups: one per cut card (or one)."""
     rs = package.rule_set(rule_set)
@@ -59,14 +75,14 @@ def _cases(package, rule_set, seats, cuts, n_hands, seed):
     return out
 
 
-def _run(drive, hands, t, mt):
+def _run(package, hands, t, mt):
     masks = np.empty((len(hands), 3), np.int64)
     evs = np.empty(len(hands))
-    drive(hands, t, mt, masks, evs)
+    _drive_for(package, mt)(hands, t, mt, masks, evs)
     return masks, evs
 
 
-def check(old, drives, n_hands):
+def check(old, n_hands):
     """Every configuration: hands compared, how many differ."""
     print("| rule set | seats | cards | hands | identical |\n|---|---:|---:|---:|---:|")
     ok = True
@@ -76,8 +92,8 @@ def check(old, drives, n_hands):
                   for m in (old, solver)}
         for (h0, t0, mt0), (h1, t1, mt1) in zip(groups[old], groups[solver]):
             assert (h0 == h1).all()
-            m0, e0 = _run(drives[old], h0, t0, mt0)
-            m1, e1 = _run(drives[solver], h1, t1, mt1)
+            m0, e0 = _run(old, h0, t0, mt0)
+            m1, e1 = _run(solver, h1, t1, mt1)
             agree = (m0 == m1).all(axis=1) & (e0.view(np.int64) == e1.view(np.int64))
             total += len(h0)
             same += int(agree.sum())
@@ -90,7 +106,7 @@ def check(old, drives, n_hands):
     return ok
 
 
-def timing(old, drives, rounds, n_hands=2000):
+def timing(old, rounds, n_hands=2000):
     cases = {name: {m: _cases(m, *cfg, n_hands, seed=7)[0] for m in (old, solver)}
              for name, cfg in TIMED.items()}
     times = {}
@@ -100,7 +116,7 @@ def timing(old, drives, rounds, n_hands=2000):
             for m in order:
                 hands, t, mt = by_package[m]
                 start = time.thread_time()
-                _run(drives[m], hands, t, mt)
+                _run(m, hands, t, mt)
                 times.setdefault((name, m), []).append(time.thread_time() - start)
     print(f"\n| µs a hand, one thread, medians of {rounds} rounds of {n_hands} hands "
           f"| cards | old | new | old / new |\n|---|---:|---:|---:|---:|")
@@ -113,10 +129,9 @@ def timing(old, drives, rounds, n_hands=2000):
 def main(root: str, n_hands: int, rounds: int) -> None:
     old = _load_old(root)
     numba.set_num_threads(1)
-    drives = {m: _driver(m.model.table_set) for m in (old, solver)}
-    ok = check(old, drives, n_hands) if n_hands else True
+    ok = check(old, n_hands) if n_hands else True
     if rounds:
-        timing(old, drives, rounds)
+        timing(old, rounds)
     if not ok:
         sys.exit(1)
 

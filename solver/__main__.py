@@ -326,8 +326,9 @@ def _solve_batch(args, rs, options) -> int:
     hands = [h for h, _, _ in entries]
     cuts = [c for _, c, _ in entries]
     if not args.quiet:
+        from .policy import POLICY_TABLE
         from .solve import _kernels
-        _jit.compile_notice(_kernels())
+        _jit.compile_notice(_kernels(POLICY_TABLE, rs.scheme))
     start = time.perf_counter()
     # The notice is given once, here; worker processes inherit SOLVER_QUIET=1.
     try:

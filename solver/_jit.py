@@ -80,7 +80,7 @@ def njit(*args, **kwargs):
 def _is_warm(kernel) -> bool:
     """Whether calling ``kernel`` will not compile: it is compiled in this process, it is
     not a Numba dispatcher at all (``NUMBA_DISABLE_JIT=1``), or its on-disk cache index
-    exists and is fresh (same Numba version, same source file stamp)."""
+    is fresh (same Numba version, same source file stamp) and holds it."""
     if getattr(kernel, "overloads", None) is None:
         return True                                 # plain Python
     if kernel.overloads:
@@ -90,7 +90,11 @@ def _is_warm(kernel) -> bool:
     if index is None:
         return False                                # caching unavailable for it
     try:
-        return bool(index._load_index())            # {} when missing or stale
+        entries = index._load_index()               # {} when missing or stale
+        # Closures made by one factory (one kernel a scheme) share an index file: an
+        # entry counts only if it is for this function's code and closure.
+        mine = cache._index_key(None, kernel.targetctx.codegen())[2]
+        return any(key[2] == mine for key in entries)
     except Exception:                               # an unreadable index: Numba recompiles
         return False
 

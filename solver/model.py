@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
+from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import overload
 
@@ -107,58 +108,104 @@ def _two_or_more(p0, p1, p2):
     return p0 * p1 + p0 * p2 + p1 * p2 - 2.0 * p0 * p1 * p2
 
 
-# Compiled once, as a function of its own (LLVM inlines it where it pays): inlined at
-# Numba's level at both its call sites it took 1.6 s more of a first run's compiling.
-# Its callers pass sep and up as run-time values (np.int64, np.bool_), since a literal
-# argument compiles a function again for that value.
-@njit
-def _ev(mt, of, om, ob, sep, up=False):
+# The estimate, one function a scheme.  The setter is compiled for one scheme at a time
+# (solver.policy makes its kernels one a scheme, and they pass the scheme down as a
+# literal), and _ev picks that scheme's function while Numba types the call, so neither
+# the compiler nor the search sees the other schemes: the model's kernel compiles in
+# 1.1-1.4 s less (of 7.5), and the search is 14-20% faster without the branches.  sep and up are
+# literals where a bound is wanted (_bound), run-time values for the exact estimate.
+def _ev(mt, of, om, ob, sep, up, scheme):
     """Model estimate of our score for rows with ordinals (of, om, ob) against the
-    table's opponents, each opponent's rows drawn independently from the field.
+    table's opponents, each opponent's rows drawn independently from the field, for
+    the rule set's ``scheme`` (``mt.params[M_SCHEME]``).
 
     ``sep`` is R_SEP for the estimate, or R_ENV for an upper bound (every other term
     rises with each row's strength).  With ``up``, an upper bound of that value that
     does not call ``pow`` (a third of the time of a scoop estimate): the power of one to
     three opponents is a product bounded from above, and every term rises with it
     (rounding keeps order), so the result is at least the exact one."""
-    # Scalar reads: a view of a record (rows[0, of]) would cost reference counting.
+    return _estimate_of(scheme)(mt, of, om, ob, sep, up)
+
+
+def _estimate_of(scheme):
+    """The estimate's function for one scheme (rows and eastern just add up the rows)."""
+    return {SCHEME_WESTERN: _ev_western, SCHEME_SCOOP: _ev_scoop,
+            SCHEME_MANDARIN: _ev_mandarin}.get(int(scheme), _ev_additive)
+
+
+@overload(_ev, prefer_literal=True)
+def _ev_compiled(mt, of, om, ob, sep, up, scheme):
+    if isinstance(scheme, types.IntegerLiteral):
+        estimate = _estimate_of(scheme.literal_value)
+        return lambda mt, of, om, ob, sep, up, scheme: estimate(mt, of, om, ob, sep, up)
+
+    def by_value(mt, of, om, ob, sep, up, scheme):
+        # A scheme known only at run time (the tests' exhaustive references): all four.
+        if scheme == SCHEME_WESTERN:
+            return _ev_western(mt, of, om, ob, sep, up)
+        if scheme == SCHEME_SCOOP:
+            return _ev_scoop(mt, of, om, ob, sep, up)
+        if scheme == SCHEME_MANDARIN:
+            return _ev_mandarin(mt, of, om, ob, sep, up)
+        return _ev_additive(mt, of, om, ob, sep, up)
+    return by_value
+
+
+# Scalar reads in these: a view of a record (rows[0, of]) would cost reference counting.
+@njit
+def _ev_western(mt, of, om, ob, sep, up):
     rows, params = mt.rows, mt.params
     k = params[M_OPPONENTS]
     s = np.float64(rows[0, of, sep]) + rows[1, om, sep] + rows[2, ob, sep]
-    scheme = params[M_SCHEME]
-    if scheme == SCHEME_WESTERN:
-        wins2 = _two_or_more(np.float64(rows[0, of, R_P]), rows[1, om, R_P], rows[2, ob, R_P])
-        losses2 = _two_or_more(np.float64(rows[0, of, R_Q]), rows[1, om, R_Q],
-                               rows[2, ob, R_Q])
-        return k * (s + params[M_MAJORITY] * (wins2 - losses2))
-    if scheme == SCHEME_SCOOP:
-        ours = np.float64(rows[0, of, R_P]) * rows[1, om, R_P] * rows[2, ob, R_P]
-        theirs = np.float64(rows[0, of, R_Q]) * rows[1, om, R_Q] * rows[2, ob, R_Q]
-        if up and params[M_HOME_RUN] >= 0 and (k == 1.0 or k == 2.0 or k == 3.0):
-            power = ours if k == 1.0 else ours * ours if k == 2.0 else ours * ours * ours
-            power = power * POWER_UP + POWER_TINY
-        else:
-            power = ours ** k
-        home_run = params[M_HOME_RUN] * k * (power - theirs * params[M_Q_OTHER_SCOOP])
-        return k * (s + params[M_SCOOP] * (ours - theirs)) + home_run
-    if scheme == SCHEME_MANDARIN:
-        pts = mt.points
-        sweep = np.float64(rows[0, of, R_P]) * rows[1, om, R_P] * rows[2, ob, R_P]
-        points = np.float64(pts[0, of, PTS_WON]) + pts[1, om, PTS_WON] + pts[2, ob, PTS_WON]
-        l0 = np.float64(rows[0, of, R_Q])
-        l1 = np.float64(rows[1, om, R_Q])
-        l2 = np.float64(rows[2, ob, R_Q])
-        swept = (pts[0, of, PTS_LOST] * l1 * l2 + pts[1, om, PTS_LOST] * l0 * l2
-                 + pts[2, ob, PTS_LOST] * l0 * l1)
-        shots = params[M_SHOT_EXTRA] * (sweep * points - swept)
-        if up and params[M_HOME_RUN_EXTRA] >= 0 and (k == 1.0 or k == 2.0 or k == 3.0):
-            power = sweep if k == 1.0 else sweep * sweep if k == 2.0 else sweep * sweep * sweep
-            power = power * POWER_UP + POWER_TINY
-        else:
-            power = sweep ** k
-        home_run = params[M_HOME_RUN_EXTRA] * (points * power - swept * params[M_Q_OTHER_SWEEP])
-        return k * (s + shots + home_run)
-    return k * s                      # rows, eastern: the rows add up
+    wins2 = _two_or_more(np.float64(rows[0, of, R_P]), rows[1, om, R_P], rows[2, ob, R_P])
+    losses2 = _two_or_more(np.float64(rows[0, of, R_Q]), rows[1, om, R_Q], rows[2, ob, R_Q])
+    return k * (s + params[M_MAJORITY] * (wins2 - losses2))
+
+
+@njit
+def _ev_scoop(mt, of, om, ob, sep, up):
+    rows, params = mt.rows, mt.params
+    k = params[M_OPPONENTS]
+    s = np.float64(rows[0, of, sep]) + rows[1, om, sep] + rows[2, ob, sep]
+    ours = np.float64(rows[0, of, R_P]) * rows[1, om, R_P] * rows[2, ob, R_P]
+    theirs = np.float64(rows[0, of, R_Q]) * rows[1, om, R_Q] * rows[2, ob, R_Q]
+    if up and params[M_HOME_RUN] >= 0 and (k == 1.0 or k == 2.0 or k == 3.0):
+        power = ours if k == 1.0 else ours * ours if k == 2.0 else ours * ours * ours
+        power = power * POWER_UP + POWER_TINY
+    else:
+        power = ours ** k
+    home_run = params[M_HOME_RUN] * k * (power - theirs * params[M_Q_OTHER_SCOOP])
+    return k * (s + params[M_SCOOP] * (ours - theirs)) + home_run
+
+
+@njit
+def _ev_mandarin(mt, of, om, ob, sep, up):
+    rows, params, pts = mt.rows, mt.params, mt.points
+    k = params[M_OPPONENTS]
+    s = np.float64(rows[0, of, sep]) + rows[1, om, sep] + rows[2, ob, sep]
+    sweep = np.float64(rows[0, of, R_P]) * rows[1, om, R_P] * rows[2, ob, R_P]
+    points = np.float64(pts[0, of, PTS_WON]) + pts[1, om, PTS_WON] + pts[2, ob, PTS_WON]
+    l0 = np.float64(rows[0, of, R_Q])
+    l1 = np.float64(rows[1, om, R_Q])
+    l2 = np.float64(rows[2, ob, R_Q])
+    swept = (pts[0, of, PTS_LOST] * l1 * l2 + pts[1, om, PTS_LOST] * l0 * l2
+             + pts[2, ob, PTS_LOST] * l0 * l1)
+    shots = params[M_SHOT_EXTRA] * (sweep * points - swept)
+    if up and params[M_HOME_RUN_EXTRA] >= 0 and (k == 1.0 or k == 2.0 or k == 3.0):
+        power = sweep if k == 1.0 else sweep * sweep if k == 2.0 else sweep * sweep * sweep
+        power = power * POWER_UP + POWER_TINY
+    else:
+        power = sweep ** k
+    home_run = params[M_HOME_RUN_EXTRA] * (points * power - swept * params[M_Q_OTHER_SWEEP])
+    return k * (s + shots + home_run)
+
+
+@njit
+def _ev_additive(mt, of, om, ob, sep, up):
+    """Rows, eastern: the rows add up."""
+    rows = mt.rows
+    s = np.float64(rows[0, of, sep]) + rows[1, om, sep] + rows[2, ob, sep]
+    return mt.params[M_OPPONENTS] * s
 
 
 # x * x * x rounds twice, pow once (within an ulp): a margin of 1e-12 more than covers it.
@@ -287,56 +334,16 @@ def _sort(packed, out, start, k0, sample, shift, nb, k_min):
     return end
 
 
-# Bounds for the search, thousands a hand: _ev with R_ENV and without pow.  Western and
-# scoop (the 13-card default and the 16- and 17-card rule sets) have small functions of
-# their own, which LLVM inlines where they are called (a bound then costs what an inlined
-# estimate costs, 5 ns; a call of _ev_bound about 14); inlining _ev itself at Numba's
-# level would cost a quarter of a second of compiling for each of the five call sites.
 @njit
-def _bound_western(rows, of, om, ob, k, majority):
-    s = np.float64(rows[0, of, R_ENV]) + rows[1, om, R_ENV] + rows[2, ob, R_ENV]
-    p0, p1, p2 = np.float64(rows[0, of, R_P]), rows[1, om, R_P], rows[2, ob, R_P]
-    wins2 = p0 * p1 + p0 * p2 + p1 * p2 - 2.0 * p0 * p1 * p2
-    p0, p1, p2 = np.float64(rows[0, of, R_Q]), rows[1, om, R_Q], rows[2, ob, R_Q]
-    losses2 = p0 * p1 + p0 * p2 + p1 * p2 - 2.0 * p0 * p1 * p2
-    return k * (s + majority * (wins2 - losses2))
-
-
-@njit
-def _bound_scoop(rows, of, om, ob, k, scoop, home_run_units, q_other):
-    s = np.float64(rows[0, of, R_ENV]) + rows[1, om, R_ENV] + rows[2, ob, R_ENV]
-    ours = np.float64(rows[0, of, R_P]) * rows[1, om, R_P] * rows[2, ob, R_P]
-    theirs = np.float64(rows[0, of, R_Q]) * rows[1, om, R_Q] * rows[2, ob, R_Q]
-    if home_run_units >= 0 and (k == 1.0 or k == 2.0 or k == 3.0):
-        power = ours if k == 1.0 else ours * ours if k == 2.0 else ours * ours * ours
-        power = power * POWER_UP + POWER_TINY
-    else:
-        power = ours ** k
-    home_run = home_run_units * k * (power - theirs * q_other)
-    return k * (s + scoop * (ours - theirs)) + home_run
-
-
-@njit
-def _ev_bound(mt, of, om, ob):
-    return _ev(mt, of, om, ob, np.int64(R_ENV), np.bool_(True))
-
-
-@njit(inline="always")
-def _bound(mt, of, om, ob):
+def _bound(mt, of, om, ob, scheme):
     """An upper bound of the estimate of every arrangement whose rows are no stronger
-    than ordinals (of, om, ob): :func:`_ev` with R_ENV, ``up``."""
-    params = mt.params
-    scheme = params[M_SCHEME]
-    if scheme == SCHEME_WESTERN:
-        return _bound_western(mt.rows, of, om, ob, params[M_OPPONENTS], params[M_MAJORITY])
-    if scheme == SCHEME_SCOOP:
-        return _bound_scoop(mt.rows, of, om, ob, params[M_OPPONENTS], params[M_SCOOP],
-                            params[M_HOME_RUN], params[M_Q_OTHER_SCOOP])
-    return _ev_bound(mt, of, om, ob)
+    than ordinals (of, om, ob): :func:`_ev` with R_ENV, ``up`` (as literals, so that
+    the bound is compiled for them: thousands a hand, 5 ns each where LLVM inlines it)."""
+    return _ev(mt, of, om, ob, R_ENV, True, scheme)
 
 
 @njit
-def _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found):
+def _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found, scheme):
     """Score the candidates (Middle, Front, packed) of Back ``mb`` in order; return the
     new best, and in ``found`` its (front, middle, back) masks and, when this Back holds
     it, the bucket of its Middle (else found[3] = -1).
@@ -346,13 +353,13 @@ def _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found):
     a Middle of a stronger bucket wins, else the first.  (Candidates come in that
     order, but for 13 cards, whose splits come in position order.)  Where the estimate
     calls ``pow``, a bound without it rules out most candidates first."""
-    up = mt.params[M_SCHEME] == SCHEME_SCOOP or mt.params[M_SCHEME] == SCHEME_MANDARIN
+    up = scheme == SCHEME_SCOOP or scheme == SCHEME_MANDARIN
     for i in range(n_cand):
         om = cand_m[i] >> ORD_SHIFT
         of = cand_f[i] >> ORD_SHIFT
         exact = not up
         while True:                   # the bound (where up), then the exact estimate
-            ev = _ev(mt, of, om, ob, np.int64(R_SEP), not exact)
+            ev = _ev(mt, of, om, ob, np.int64(R_SEP), not exact, scheme)
             if ev < best or (ev == best and (found[3] < 0 or om >> shift <= found[3])):
                 break
             if exact:
@@ -367,9 +374,11 @@ def _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found):
 
 
 @njit
-def table_set(codes, t, mt):
+def table_set(codes, t, mt, scheme):
     """(front, middle, back) position masks of the arrangement of 13 of ``codes`` with
-    the highest model estimate :func:`_ev`, and that estimate.
+    the highest model estimate :func:`_ev`, and that estimate.  ``scheme`` is the rule
+    set's (``mt.params[M_SCHEME]``), passed as a literal: from Python, call
+    :func:`table_setter`.
 
     Exact branch and bound: Backs and Middles are visited strongest first (in buckets
     of consecutive ordinals, in position order within a bucket), and a Back, a Middle or
@@ -444,7 +453,7 @@ def table_set(codes, t, mt):
         rej_prev = max(rej_prev, rej_here)
         rej_here = rej_f = rej_b = -1
         top = min(((nb - k) << shift) - 1, m_star)     # the bucket's strongest
-        if _bound(mt, min(f_star, top - 1), top, top) <= best:
+        if _bound(mt, min(f_star, top - 1), top, top, scheme) <= best:
             break                     # this bucket and every weaker one
         for p in range(lo, hi):
             v = subsets[p]
@@ -490,7 +499,7 @@ def table_set(codes, t, mt):
             if f_bound <= rej_prev or (f_bound <= rej_f and ob <= rej_b):
                 continue
             mid = min(m_star, ob)
-            if _bound(mt, min(f_bound, mid - 1), mid, ob) <= best:
+            if _bound(mt, min(f_bound, mid - 1), mid, ob, scheme) <= best:
                 rej_f, rej_b = f_bound, ob
                 rej_here = max(rej_here, f_bound)
                 continue
@@ -515,7 +524,7 @@ def table_set(codes, t, mt):
                             legal = of < om <= ob
                             m_bound = max(m_bound, om if legal else 0)
                             f_bound = max(f_bound, of if legal else 0)
-                if m_bound == 0 or _bound(mt, f_bound, m_bound, ob) <= best:
+                if m_bound == 0 or _bound(mt, f_bound, m_bound, ob, scheme) <= best:
                     continue
                 # The legal splits, Middles in position order (Fronts in reverse order).
                 n_cand = np.int64(0)
@@ -532,7 +541,7 @@ def table_set(codes, t, mt):
                                 cand_f[n_cand] = (of << ORD_SHIFT) | mf
                                 n_cand += 1
                 found[3] = -1
-                new = _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found)
+                new = _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found, scheme)
                 if new != best:
                     best = new
                     rej_prev = rej_here = rej_f = rej_b = -1
@@ -556,7 +565,7 @@ def table_set(codes, t, mt):
             for r in range(q + 1, start[km + 1]):
                 if subsets[r] & mb == 0 and subsets[r] <= cap:
                     m_bound = max(m_bound, subsets[r] >> ORD_SHIFT)
-            if _bound(mt, min(f_bound, m_bound - 1), m_bound, ob) <= best:
+            if _bound(mt, min(f_bound, m_bound - 1), m_bound, ob, scheme) <= best:
                 continue
             # The Middles bucket by bucket, each with the strongest Front below it of
             # those the two leave.
@@ -575,7 +584,7 @@ def table_set(codes, t, mt):
                     continue
                 # (The first bucket passes: its strongest is at least m_bound.)
                 m_cap = min(((nb - km + 1) << shift) - 1, ob)   # the bucket's strongest
-                if lo2 != q and _bound(mt, min(f_bound, m_cap - 1), m_cap, ob) <= best:
+                if lo2 != q and _bound(mt, min(f_bound, m_cap - 1), m_cap, ob, scheme) <= best:
                     break             # this bucket and every weaker one
                 n_cand = np.int64(0)
                 for p2 in range(lo2, hi2):
@@ -620,12 +629,23 @@ def table_set(codes, t, mt):
                     cand_f[n_cand] = u
                     n_cand += 1
                     if n_cand == BATCH:
-                        best = _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found)
+                        best = _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found,
+                                      scheme)
                         n_cand = np.int64(0)
-                best = _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found)
+                best = _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found, scheme)
             if best != was:
                 rej_prev = rej_here = rej_f = rej_b = -1
     return found[0], found[1], found[2], best
+
+
+@functools.lru_cache(maxsize=None)
+def table_setter(scheme: int):
+    """``table_set`` for one scheme, callable from Python as ``f(codes, t, mt)`` ->
+    (front, middle, back, estimate): compiled for that scheme alone."""
+    @njit
+    def set_table(codes, t, mt):
+        return table_set(codes, t, mt, scheme)
+    return set_table
 
 
 # --- building the tables (plain Python, once per field and row tables) -----------------------

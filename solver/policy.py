@@ -23,7 +23,8 @@ import numpy as np
 from ._jit import in_ranges, njit
 from .autowin import KIND_DRAGON, automatic_win_kind
 from .kernels import ordinal3, ordinal5
-from .model import N_PARAMS, N_RECORD, ModelTables, TableModel, model_seats, table_set
+from .model import (M_SCHEME, N_PARAMS, N_RECORD, ModelTables, TableModel, model_seats,
+                    table_set, table_setter)
 from .rules import RuleSet
 from .scoring import row_bonus, seat_score
 from .scoring import AUTO_DRAGON, AUTO_PLAIN
@@ -191,7 +192,7 @@ POLICY_SBF = 2        # strongest_back_first
 def set_hand(codes, t, kind, mt, params, field, n_seats):
     """(front, middle, back) position masks of one hand set by built-in policy ``kind``."""
     if kind == POLICY_TABLE:
-        f, m, b, _ = table_set(codes, t, mt)
+        f, m, b, _ = table_setter(int(mt.params[M_SCHEME]))(codes, t, mt)
         return f, m, b
     if kind == POLICY_FIELD:
         return field_policy(codes, t, params, field, n_seats)
@@ -213,8 +214,10 @@ def set_hands(hands, t, kind, mt, params, field, n_seats, detect_auto):
     if detect_auto:
         in_ranges(lambda a, b: _declared_automatic_wins(hands, auto, a, b), S, work / 8)
     if kind == POLICY_TABLE:
+        kernel = _set_hands_table(int(mt.params[M_SCHEME]))
+
         def run(a, b):
-            _set_hands_table(hands, t, mt, auto, vals, masks, a, b)
+            kernel(hands, t, mt, auto, vals, masks, a, b)
     elif kind == POLICY_FIELD:
         def run(a, b):
             _set_hands_field(hands, t, params, field, n_seats, auto, vals, masks, a, b)
@@ -225,12 +228,13 @@ def set_hands(hands, t, kind, mt, params, field, n_seats, detect_auto):
     return vals, auto, masks
 
 
-def set_hands_kernel(kind):
-    """The jitted kernel :func:`set_hands` runs for policy ``kind`` (one a policy: each
-    compiles only when it is first used, so a solve with the default model does not
-    wait for the others to compile)."""
-    return {POLICY_TABLE: _set_hands_table, POLICY_FIELD: _set_hands_field}.get(
-        kind, _set_hands_sbf)
+def set_hands_kernel(kind, scheme):
+    """The jitted kernel :func:`set_hands` runs for policy ``kind`` and a rule set of
+    ``scheme`` (one a policy, and the model's one a scheme: each compiles only when it
+    is first used, so a solve with the default model does not wait for the others)."""
+    if kind == POLICY_TABLE:
+        return _set_hands_table(scheme)
+    return _set_hands_field if kind == POLICY_FIELD else _set_hands_sbf
 
 
 # The kernels that set many hands: each sets the deals start..stop-1 (one thread's
@@ -260,14 +264,21 @@ def _record(codes, f, m, b, t, vals, masks, s, k):
     vals[s, k, 2] = t.values[ordinal5(row[0], row[1], row[2], row[3], row[4], t)]
 
 
-@njit
-def _set_hands_table(hands, t, mt, auto, vals, masks, start, stop):
-    for s in range(start, stop):
-        for k in range(hands.shape[1]):
-            if auto[s, k] == 0:
-                codes = hands[s, k]
-                f, m, b, _ = table_set(codes, t, mt)
-                _record(codes, f, m, b, t, vals, masks, s, k)
+# The model's kernel is made once a scheme, and passes the scheme to table_set as a
+# literal: table_set is then compiled for that scheme alone (see solver.model._ev).
+# (Closures over an int cache on disk like functions; over another kernel they would
+# not, so table_set is called by its global name.)
+@functools.lru_cache(maxsize=None)
+def _set_hands_table(scheme: int):
+    @njit
+    def set_hands_table(hands, t, mt, auto, vals, masks, start, stop):
+        for s in range(start, stop):
+            for k in range(hands.shape[1]):
+                if auto[s, k] == 0:
+                    codes = hands[s, k]
+                    f, m, b, _ = table_set(codes, t, mt, scheme)
+                    _record(codes, f, m, b, t, vals, masks, s, k)
+    return set_hands_table
 
 
 @njit

@@ -160,7 +160,7 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
         precision = _check_precision(precision, opponents)
     builtin = None if opponents is not None else builtin_policy(policy, rs, n_seats, None)
     # A first solve compiles its kernels: say so, and how long it has taken so far.
-    with compile_progress(_kernels(None if builtin is None else builtin[0]),
+    with compile_progress(_kernels(None if builtin is None else builtin[0], rs.scheme),
                           "the solver's kernels"):
         return _solved(hand, samples, seed, opponents, policy, top, holdout, precision,
                        effort, adaptive, builtin)
@@ -174,7 +174,8 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
     codes = np.array(own, np.int64)
     # A first solve compiles the search and scoring kernels in another process while this
     # one compiles the opponents' (solver._warmup), by drawing the first deals.
-    warming = None if builtin is None else _warmup.start(set_hands_kernel(builtin[0]), rs.name)
+    warming = None if builtin is None else _warmup.start(
+        set_hands_kernel(builtin[0], rs.scheme), rs.name)
     if opponents is not None:
         opp = given_opponents(opponents, hand)
     elif adaptive:
@@ -342,10 +343,11 @@ def _cut_text(rs: RuleSet, cut) -> Optional[str]:
     return card_name(min(cut_taken(rs, cut))) if rs.cut_card else None
 
 
-def _kernels(policy_kind: Optional[int] = POLICY_TABLE) -> list:
+def _kernels(policy_kind: Optional[int], scheme: int) -> list:
     """The kernels a solve runs (for the compile notices of :mod:`solver._jit`): with
-    ``policy_kind`` not None, the opponents are set by that built-in policy."""
+    ``policy_kind`` not None, the opponents are set by that built-in policy, for a rule
+    set of ``scheme``."""
     kernels = [nondominated_arrangements, score_kernel, describe]
     if policy_kind is not None:
-        kernels.append(set_hands_kernel(policy_kind))
+        kernels.append(set_hands_kernel(policy_kind, scheme))
     return kernels

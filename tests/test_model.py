@@ -11,8 +11,8 @@ import pytest
 import naive
 import solver
 from solver.cards import card_name, deck_codes
-from solver.model import (R_ENV, R_SEP, Field, TableModel, _ev, field_from_rows,
-                          mix_fields, model_tables, table_set)
+from solver.model import (M_SCHEME, R_ENV, R_SEP, Field, TableModel, _ev, field_from_rows,
+                          mix_fields, model_tables, table_setter)
 from solver.policy_training import self_play
 from solver.rows import tables_for
 from solver.scoring import seat_score
@@ -54,7 +54,7 @@ def test_heads_up_estimate_is_the_exact_expectation_over_independent_rows(rng, r
             p = np.prod([weights[r][i] / weights[r].sum() for r, i in enumerate(combo)])
             table = np.array([ours, [vals[r][i] for r, i in enumerate(combo)]], np.int32)
             expected += p * seat_score(table, 0, 0, 2, 0, params)
-        got = _ev(mt, *(_ordinal(t, v) for v in ours), R_SEP)
+        got = _ev(mt, *(_ordinal(t, v) for v in ours), R_SEP, False, int(mt.params[M_SCHEME]))
         assert got == pytest.approx(expected, abs=1e-5)
 
 
@@ -67,13 +67,20 @@ def test_upper_bound_is_never_below_the_estimate(models):
         for _ in range(2000):
             o = np.sort(rng.integers(1, n, 3))
             lo = [rng.integers(1, x + 1) for x in o]
-            assert _ev(mt, *o, R_ENV) >= _ev(mt, *lo, R_SEP) - 1e-9
+            scheme = int(mt.params[M_SCHEME])
+            assert _ev(mt, *o, R_ENV, True, scheme) >= _ev(mt, *lo, R_SEP, False, scheme) - 1e-9
+
+
+def _set(codes, t, mt):
+    """The model's setting as solve's opponents get it (compiled for the scheme)."""
+    return table_setter(int(mt.params[M_SCHEME]))(codes, t, mt)
 
 
 # --- the search -----------------------------------------------------------------------------
 def _brute_force(codes, t, mt):
     """The best estimate over every legal arrangement of 13 of the cards (slow)."""
     n = len(codes)
+    scheme = int(mt.params[M_SCHEME])
     v5 = {c: solver.kernels.ordinal5(*codes[list(c)], t) for c in itertools.combinations(range(n), 5)}
     v3 = {c: solver.kernels.ordinal3(*codes[list(c)], t) for c in itertools.combinations(range(n), 3)}
     best = -np.inf
@@ -87,7 +94,7 @@ def _brute_force(codes, t, mt):
             for front in itertools.combinations(left, 3):
                 of = v3[front]
                 if of < om:
-                    best = max(best, _ev(mt, of, om, ob, R_SEP))
+                    best = max(best, _ev(mt, of, om, ob, R_SEP, False, scheme))
     return best
 
 
@@ -106,7 +113,7 @@ def test_search_finds_the_best_estimate(models, rng, rule_set, n_cards):
         codes = np.array(rng.choice(deck, n_cards, replace=False), np.int64)
         t = tables_for(rs, cut)
         mt = model.tables(solver.rows.bonus_rank_of(rs, cut))
-        f, m, b, ev = table_set(codes, t, mt)
+        f, m, b, ev = _set(codes, t, mt)
         assert ev == pytest.approx(_brute_force(codes, t, mt), abs=1e-9)
         rows = [" ".join(card_name(int(codes[p])) for p in range(n_cards) if int(x) >> p & 1)
                 for x in (f, m, b)]
@@ -155,7 +162,7 @@ def _first_best_arrangement(codes, t, mt):
                             of, mf = by_mask[m3], m3
             if of == 0:
                 continue
-            ev = _ev(mt, of, om, ob, R_SEP)
+            ev = _ev(mt, of, om, ob, R_SEP, False, np.int64(mt.params[M_SCHEME]))
             if ev > best:
                 best = ev
                 found = (mf, mm, mb)
@@ -182,7 +189,7 @@ def test_search_keeps_the_first_best_arrangement(models, rng, rule_set, n_cards,
         codes, cut = _random_hand(rng, rs, n_cards)
         t = tables_for(rs, cut)
         mt = models[rule_set].tables(solver.rows.bonus_rank_of(rs, cut))
-        assert table_set(codes, t, mt) == _first_best_arrangement(codes, t, mt)
+        assert _set(codes, t, mt) == _first_best_arrangement(codes, t, mt)
 
 
 @pytest.mark.parametrize("rule_set, seats, hands", [("classic", 4, 40), ("classic:mandarin", 4, 40),
@@ -196,7 +203,7 @@ def test_search_keeps_the_first_best_arrangement_of_whole_hands(rng, rule_set, s
         codes, cut = _random_hand(rng, rs, rs.cards_dealt)
         t = tables_for(rs, cut)
         mt = model.tables(solver.rows.bonus_rank_of(rs, cut))
-        assert table_set(codes, t, mt) == _first_best_arrangement(codes, t, mt)
+        assert _set(codes, t, mt) == _first_best_arrangement(codes, t, mt)
 
 
 def test_settings_of_every_rule_set_are_legal_and_use_the_hand(models, rng):
