@@ -26,8 +26,8 @@ CONFIGS = [("classic", 2, None), ("classic", 4, None), ("pagat", 2, None), ("pag
            ("classic:mandarin", 2, None), ("classic:mandarin", 4, None), ("joker", 4, None),
            ("bonus", 4, ("2c", "3d", "4h", "5s", "6c", "7d", "8h", "9s", "Tc", "Jd", "Qh",
                          "Ks", "Ac"))]
-TIMED = {"classic": ("classic", 4, None), "bonus": ("bonus", 4, ("7c",)),
-         "joker": ("joker", 4, None)}
+TIMED = {"classic": ("classic", 4, None), "pagat": ("pagat", 4, None),
+         "bonus": ("bonus", 4, ("7c",)), "joker": ("joker", 4, None)}
 
 
 def _driver(table_set):
@@ -45,12 +45,12 @@ def _driver(table_set):
 _drivers: dict = {}
 
 
-def _drive_for(package, mt):
-    """The driver of the package's setter for these tables: one a scheme where the
-    setter is compiled one a scheme (``table_setter``), else ``table_set``."""
+def _drive_for(package, mt, n_cards):
+    """The driver of the package's setter for these tables: one a scheme and hand size
+    where the setter is compiled so (``table_setter``), else ``table_set``."""
     model = package.model
     if hasattr(model, "table_setter"):
-        setter = model.table_setter(int(mt.params[model.M_SCHEME]))
+        setter = model.table_setter(int(mt.params[model.M_SCHEME]), n_cards)
     else:
         setter = model.table_set
     if setter not in _drivers:
@@ -78,7 +78,7 @@ def _cases(package, rule_set, seats, cuts, n_hands, seed):
 def _run(package, hands, t, mt):
     masks = np.empty((len(hands), 3), np.int64)
     evs = np.empty(len(hands))
-    _drive_for(package, mt)(hands, t, mt, masks, evs)
+    _drive_for(package, mt, hands.shape[1])(hands, t, mt, masks, evs)
     return masks, evs
 
 

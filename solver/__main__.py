@@ -328,7 +328,7 @@ def _solve_batch(args, rs, options) -> int:
     if not args.quiet:
         from .policy import POLICY_TABLE
         from .solve import _kernels
-        _jit.compile_notice(_kernels(POLICY_TABLE, rs.scheme))
+        _jit.compile_notice(_kernels(POLICY_TABLE, rs))
     start = time.perf_counter()
     # The notice is given once, here; worker processes inherit SOLVER_QUIET=1.
     try:

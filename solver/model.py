@@ -244,8 +244,8 @@ def _subsets(codes, t, tab):
     """(fives, threes): every 5-card and every 3-card subset of the hand, packed, in
     lexicographic order of positions (the lookups of :func:`solver.kernels.ordinal5`
     and ``ordinal3``, from shared sums as in :func:`solver.search.five_subsets`, with
-    unsigned indices, which Numba does not test for being negative).  With ``tab`` not
-    empty (13 cards), also ``tab[mask] = ordinal`` for both."""
+    unsigned indices, which Numba does not test for being negative).  With ``tab`` (13
+    cards; None for more), also ``tab[mask] = ordinal`` for both."""
     n = codes.shape[0]
     word = t.card_word[codes]
     disp, ord5, ord3 = t.disp, t.ord5, t.ord3
@@ -285,7 +285,7 @@ def _subsets(codes, t, tab):
                 o = np.int64(ord5[suited, np.uint64(disp[key >> np.uint64(ROW_SHIFT)]) + (key & low)])
                 dest[i] = (o << ORD_SHIFT) | m | tail_masks[i]
             k += size
-    if tab.shape[0]:
+    if tab is not None:
         for v in fives:
             tab[v & POS_MASK] = v >> ORD_SHIFT
         for v in threes:
@@ -374,11 +374,18 @@ def _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found, scheme):
 
 
 @njit
-def table_set(codes, t, mt, scheme):
+def table_set(codes, t, mt, scheme, tab, bits):
     """(front, middle, back) position masks of the arrangement of 13 of ``codes`` with
-    the highest model estimate :func:`_ev`, and that estimate.  ``scheme`` is the rule
-    set's (``mt.params[M_SCHEME]``), passed as a literal: from Python, call
-    :func:`table_setter`.
+    the highest model estimate :func:`_ev`, and that estimate.  From Python, call
+    :func:`table_setter`, which passes the rest:
+
+    * ``scheme``, the rule set's (``mt.params[M_SCHEME]``), as a literal;
+    * scratch space, kept from hand to hand, that also tells the hand size: for 13
+      cards ``tab`` (uint16[2**13], by position mask: the hand's subsets' ordinals) and
+      ``bits`` None; for 16 or 17, ``tab`` None and ``bits`` (uint64[words, cards]: which
+      Fronts hold each position, 64 a word).  Numba drops the code of the other hand
+      size when it compiles, as it drops the other schemes' (a branch on whether an
+      argument is None is settled then), about a second less of a first run.
 
     Exact branch and bound: Backs and Middles are visited strongest first (in buckets
     of consecutive ordinals, in position order within a bucket), and a Back, a Middle or
@@ -398,8 +405,6 @@ def table_set(codes, t, mt, scheme):
         shift += 1
     nb = (n_ord >> shift) + 1
     sh = shift + ORD_SHIFT
-    n13 = n == 13
-    tab = np.empty((1 << 13) if n13 else 0, np.uint16)
     packed, threes = _subsets(codes, t, tab)
     sample = np.zeros(nb, np.int64)
     for i in range(0, packed.shape[0], SAMPLE_EVERY):
@@ -426,12 +431,13 @@ def table_set(codes, t, mt, scheme):
     # 16 or 17 cards: bits[w, x], bit j: whether Front 64 w + j holds position x, so
     # that the Fronts disjoint from a Back and Middle come 64 at a time.
     nw = (nf + 63) >> 6
-    bits = np.zeros((0 if n13 else nw, n), np.uint64)
-    for i in range(0 if n13 else nf):
-        m = fronts[i] & POS_MASK
-        while m:
-            bits[i >> 6, np.int64(_lowest_bit(m))] |= np.uint64(1) << np.uint64(i & 63)
-            m &= m - 1
+    if bits is not None:
+        bits[:] = 0
+        for i in range(nf):
+            m = fronts[i] & POS_MASK
+            while m:
+                bits[i >> 6, np.int64(_lowest_bit(m))] |= np.uint64(1) << np.uint64(i & 63)
+                m &= m - 1
     last = ~np.uint64(0) if nf & 63 == 0 else (np.uint64(1) << np.uint64(nf & 63)) - np.uint64(1)
     meets = np.empty(nw, np.uint64)          # the Fronts meeting the Back
     mpos = np.empty(5, np.int64)             # positions of a Back or Middle
@@ -462,7 +468,7 @@ def table_set(codes, t, mt, scheme):
             # The strongest Front the Back leaves: the strongest of the first bucket of
             # Fronts holding one disjoint from it (16, 17 cards: 64 Fronts at a time).
             f_bound = np.int64(0)
-            if n13:
+            if tab is not None:
                 q = 0
                 while fronts[q] & mb:         # 8 cards left: there is one
                     q += 1
@@ -472,7 +478,7 @@ def table_set(codes, t, mt, scheme):
                     if fronts[q] & mb == 0:
                         f_bound = max(f_bound, fronts[q] >> ORD_SHIFT)
                     q += 1
-            else:
+            if bits is not None:
                 x = mb
                 for i in range(5):
                     bpos[i] = np.int64(_lowest_bit(x))
@@ -503,7 +509,7 @@ def table_set(codes, t, mt, scheme):
                 rej_f, rej_b = f_bound, ob
                 rej_here = max(rej_here, f_bound)
                 continue
-            if n13:
+            if tab is not None:
                 # The Front is what the Back and Middle leave: every split of the other
                 # 8 cards.  First the strongest legal Middle and Front, for the bound.
                 rest = 0x1FFF ^ mb
@@ -545,6 +551,8 @@ def table_set(codes, t, mt, scheme):
                 if new != best:
                     best = new
                     rej_prev = rej_here = rej_f = rej_b = -1
+                continue
+            if bits is None:
                 continue
             # The strongest Middle: the first subset disjoint from the Back and no
             # stronger, from its bucket on, and the strongest of that bucket.
@@ -638,13 +646,22 @@ def table_set(codes, t, mt, scheme):
     return found[0], found[1], found[2], best
 
 
+def front_words(n_cards: int) -> int:
+    """The uint64 words of a row of table_set's ``bits``: one bit a Front."""
+    return (n_cards * (n_cards - 1) * (n_cards - 2) // 6 + 63) >> 6
+
+
 @functools.lru_cache(maxsize=None)
-def table_setter(scheme: int):
-    """``table_set`` for one scheme, callable from Python as ``f(codes, t, mt)`` ->
-    (front, middle, back, estimate): compiled for that scheme alone."""
+def table_setter(scheme: int, n_cards: int):
+    """:func:`table_set` for one scheme and hand size, as ``f(codes, t, mt)`` ->
+    (front, middle, back, estimate), compiled for them alone."""
+    n13, words = n_cards == 13, front_words(n_cards)
+
     @njit
     def set_table(codes, t, mt):
-        return table_set(codes, t, mt, scheme)
+        tab = np.empty(1 << 13, np.uint16) if n13 else None
+        bits = None if n13 else np.empty((words, n_cards), np.uint64)
+        return table_set(codes, t, mt, scheme, tab, bits)
     return set_table
 
 

@@ -24,7 +24,7 @@ from ._jit import in_ranges, njit
 from .autowin import KIND_DRAGON, automatic_win_kind
 from .kernels import ordinal3, ordinal5
 from .model import (M_SCHEME, N_PARAMS, N_RECORD, ModelTables, TableModel, model_seats,
-                    table_set, table_setter)
+                    front_words, table_set, table_setter)
 from .rules import RuleSet
 from .scoring import row_bonus, seat_score
 from .scoring import AUTO_DRAGON, AUTO_PLAIN
@@ -192,7 +192,7 @@ POLICY_SBF = 2        # strongest_back_first
 def set_hand(codes, t, kind, mt, params, field, n_seats):
     """(front, middle, back) position masks of one hand set by built-in policy ``kind``."""
     if kind == POLICY_TABLE:
-        f, m, b, _ = table_setter(int(mt.params[M_SCHEME]))(codes, t, mt)
+        f, m, b, _ = table_setter(int(mt.params[M_SCHEME]), len(codes))(codes, t, mt)
         return f, m, b
     if kind == POLICY_FIELD:
         return field_policy(codes, t, params, field, n_seats)
@@ -214,7 +214,7 @@ def set_hands(hands, t, kind, mt, params, field, n_seats, detect_auto):
     if detect_auto:
         in_ranges(lambda a, b: _declared_automatic_wins(hands, auto, a, b), S, work / 8)
     if kind == POLICY_TABLE:
-        kernel = _set_hands_table(int(mt.params[M_SCHEME]))
+        kernel = _set_hands_table(int(mt.params[M_SCHEME]), hands.shape[2])
 
         def run(a, b):
             kernel(hands, t, mt, auto, vals, masks, a, b)
@@ -228,12 +228,13 @@ def set_hands(hands, t, kind, mt, params, field, n_seats, detect_auto):
     return vals, auto, masks
 
 
-def set_hands_kernel(kind, scheme):
-    """The jitted kernel :func:`set_hands` runs for policy ``kind`` and a rule set of
-    ``scheme`` (one a policy, and the model's one a scheme: each compiles only when it
-    is first used, so a solve with the default model does not wait for the others)."""
+def set_hands_kernel(kind, scheme, n_cards):
+    """The jitted kernel :func:`set_hands` runs for policy ``kind``, a rule set of
+    ``scheme`` and hands of ``n_cards`` (one a policy, and the model's one a scheme and
+    hand size: each compiles only when it is first used, so a solve with the default
+    model does not wait for the others)."""
     if kind == POLICY_TABLE:
-        return _set_hands_table(scheme)
+        return _set_hands_table(scheme, n_cards)
     return _set_hands_field if kind == POLICY_FIELD else _set_hands_sbf
 
 
@@ -264,19 +265,23 @@ def _record(codes, f, m, b, t, vals, masks, s, k):
     vals[s, k, 2] = t.values[ordinal5(row[0], row[1], row[2], row[3], row[4], t)]
 
 
-# The model's kernel is made once a scheme, and passes the scheme to table_set as a
-# literal: table_set is then compiled for that scheme alone (see solver.model._ev).
-# (Closures over an int cache on disk like functions; over another kernel they would
-# not, so table_set is called by its global name.)
+# The model's kernel is made once a scheme and hand size, as solver.model.table_setter
+# is, and gives table_set its scratch space once for all its hands.  (Closures over
+# numbers cache on disk like functions; over another kernel they would not, so
+# table_set is called by its global name.)
 @functools.lru_cache(maxsize=None)
-def _set_hands_table(scheme: int):
+def _set_hands_table(scheme: int, n_cards: int):
+    n13, words = n_cards == 13, front_words(n_cards)
+
     @njit
     def set_hands_table(hands, t, mt, auto, vals, masks, start, stop):
+        tab = np.empty(1 << 13, np.uint16) if n13 else None
+        bits = None if n13 else np.empty((words, n_cards), np.uint64)
         for s in range(start, stop):
             for k in range(hands.shape[1]):
                 if auto[s, k] == 0:
                     codes = hands[s, k]
-                    f, m, b, _ = table_set(codes, t, mt, scheme)
+                    f, m, b, _ = table_set(codes, t, mt, scheme, tab, bits)
                     _record(codes, f, m, b, t, vals, masks, s, k)
     return set_hands_table
 

@@ -160,7 +160,7 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
         precision = _check_precision(precision, opponents)
     builtin = None if opponents is not None else builtin_policy(policy, rs, n_seats, None)
     # A first solve compiles its kernels: say so, and how long it has taken so far.
-    with compile_progress(_kernels(None if builtin is None else builtin[0], rs.scheme),
+    with compile_progress(_kernels(None if builtin is None else builtin[0], rs),
                           "the solver's kernels"):
         return _solved(hand, samples, seed, opponents, policy, top, holdout, precision,
                        effort, adaptive, builtin)
@@ -175,7 +175,7 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
     # A first solve compiles the search and scoring kernels in another process while this
     # one compiles the opponents' (solver._warmup), by drawing the first deals.
     warming = None if builtin is None else _warmup.start(
-        set_hands_kernel(builtin[0], rs.scheme), rs.name)
+        set_hands_kernel(builtin[0], rs.scheme, rs.cards_dealt), rs.name)
     if opponents is not None:
         opp = given_opponents(opponents, hand)
     elif adaptive:
@@ -343,11 +343,11 @@ def _cut_text(rs: RuleSet, cut) -> Optional[str]:
     return card_name(min(cut_taken(rs, cut))) if rs.cut_card else None
 
 
-def _kernels(policy_kind: Optional[int], scheme: int) -> list:
+def _kernels(policy_kind: Optional[int], rules: RuleSet) -> list:
     """The kernels a solve runs (for the compile notices of :mod:`solver._jit`): with
-    ``policy_kind`` not None, the opponents are set by that built-in policy, for a rule
-    set of ``scheme``."""
+    ``policy_kind`` not None, the opponents are set by that built-in policy, for
+    ``rules``."""
     kernels = [nondominated_arrangements, score_kernel, describe]
     if policy_kind is not None:
-        kernels.append(set_hands_kernel(policy_kind, scheme))
+        kernels.append(set_hands_kernel(policy_kind, rules.scheme, rules.cards_dealt))
     return kernels

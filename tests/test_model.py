@@ -73,7 +73,7 @@ def test_upper_bound_is_never_below_the_estimate(models):
 
 def _set(codes, t, mt):
     """The model's setting as solve's opponents get it (compiled for the scheme)."""
-    return table_setter(int(mt.params[M_SCHEME]))(codes, t, mt)
+    return table_setter(int(mt.params[M_SCHEME]), len(codes))(codes, t, mt)
 
 
 # --- the search -----------------------------------------------------------------------------

@@ -60,7 +60,7 @@ def test_warm_kernels_and_plain_python_get_none(notices):
     solver.solve(HAND, "classic", samples=5)                    # compiled in this process
     from solver.policy import POLICY_TABLE
     from solver.solve import _kernels
-    assert _jit.cold_kernels(_kernels(POLICY_TABLE, solver.rule_set("classic").scheme)) == []
+    assert _jit.cold_kernels(_kernels(POLICY_TABLE, solver.rule_set("classic"))) == []
     assert _jit.cold_kernels([len, lambda x: x]) == []          # NUMBA_DISABLE_JIT=1
 
 
@@ -169,8 +169,9 @@ def test_the_warm_up_compiles_what_a_solve_runs(monkeypatch):
     _warmup.compile_them()
     assert {k: list(k.signatures) for k in _warmup.kernels()} == before
     from solver.policy import POLICY_TABLE, set_hands_kernel
-    scheme = solver.rule_set("classic").scheme
-    assert _warmup.start(set_hands_kernel(POLICY_TABLE, scheme)) is None   # nothing cold here
+    rs = solver.rule_set("classic")
+    kernel = set_hands_kernel(POLICY_TABLE, rs.scheme, rs.cards_dealt)
+    assert _warmup.start(kernel) is None                               # nothing cold here
     monkeypatch.setenv(_warmup.WARMUP_ENV, "0")
     cold = numba.njit(lambda x: x)
     assert _warmup.start(cold) is None
