@@ -1,14 +1,18 @@
 """Compile the search and scoring kernels of a solve into Numba's on-disk cache:
 ``python -m solver._warmup``.
 
-The first solve on a machine compiles its kernels, about 20 seconds of one core, most of
-it Numba's own work (LLVM's optimisation level barely changes it).  Two groups are
-independent: the kernel that sets the opponents' hands, and those that search and
-score.  When both are cold and there is a second core, :func:`solve` starts this
-module in another process to compile the second group while it compiles the first
-(:func:`start`), then waits for it (:func:`finish`) before it calls those kernels, which
-then load from the cache instead of compiling.  The answer does not depend on it: the
-kernels are the same whichever process compiles them.  ``SOLVER_WARMUP=0`` turns it off.
+The first solve on a machine compiles its kernels, about 12 seconds of one core, most of
+it Numba's own work (LLVM's optimisation level barely changes it).  They fall into
+independent groups: the kernel that sets the opponents' hands (about 5 s), the search
+and the scoring (about 5.5 s), and the description of the answer (about 1.3 s).  When
+they are cold and there is a second core, :func:`solve` starts this module in another
+process to compile the search and the scoring (:func:`start`), compiles the opponents'
+kernel itself by drawing the first deals (and setting its own hand as the model would),
+then the description (:func:`compile_meanwhile`), and waits for the other process
+(:func:`finish`) before it calls the search, which then loads from the cache instead of
+compiling.  The answer
+does not depend on it: the kernels are the same whichever process compiles them.
+``SOLVER_WARMUP=0`` turns it off.
 """
 from __future__ import annotations
 
@@ -23,25 +27,38 @@ WAIT_SECONDS = 180
 
 
 def kernels():
-    """The kernels this module compiles (Numba dispatchers): the search, the scoring,
-    the description of the answer and the row lookups called from Python.  The solving
-    process meanwhile compiles the opponents' kernel (the opponent model's setter, the
-    longest to compile), so the two take about the same time."""
-    from .kernels import ordinal3, ordinal5
-    from .scoring import describe, score_kernel
+    """The kernels the other process compiles (Numba dispatchers): the search and the
+    scoring.  The solving process meanwhile compiles the opponents' kernel (the opponent
+    model's setter) and then :func:`meanwhile_kernels`, so the two take about the same
+    time."""
+    from .scoring import score_kernel
     from .search import nondominated_arrangements
-    return [nondominated_arrangements, score_kernel, describe, ordinal3, ordinal5]
+    return [nondominated_arrangements, score_kernel]
+
+
+def meanwhile_kernels():
+    """The kernels the solving process compiles while it waits: the description of the
+    answer."""
+    from .scoring import describe
+    return [describe]
+
+
+def _opponents_of(cand):
+    """One deal of three opponents who all set the first candidate's rows."""
+    import numpy as np
+    return (np.repeat(cand[:1], 3, axis=0).reshape(1, 3, 3), np.zeros((1, 3), np.bool_),
+            np.zeros((1, 3), np.int8))
 
 
 def compile_them(rules: str = "classic") -> None:
-    """Call each kernel once with the argument types a solve uses (every rule set's row
-    tables have the same types; the solve's own rule set has its tables on disk by now,
-    so they load instead of being built again)."""
+    """Call each of :func:`kernels` once with the argument types a solve uses (every rule
+    set's row tables have the same types; the solve's own rule set has its tables on
+    disk by now, so they load instead of being built again)."""
     import numpy as np
 
-    from .rows import _value_of_codes, tables_for
+    from .rows import tables_for
     from .rules import rule_set
-    from .scoring import describe, score_candidates
+    from .scoring import score_candidates
     from .search import nondominated_arrangements
     rs = rule_set(rules)
     tables = tables_for(rs, "2c" if rs.cut_card else None)
@@ -49,13 +66,19 @@ def compile_them(rules: str = "classic") -> None:
     codes = np.arange(13, dtype=np.int64) * 4 % 52       # any hand: the types are the same
     masks, ords = nondominated_arrangements(codes, tables, params)
     cand = tables.values[ords].astype(np.int32)
-    opp_vals = np.repeat(cand[:1], 3, axis=0).reshape(1, 3, 3)
-    opp_fouled = np.zeros((1, 3), np.bool_)
-    opp_auto = np.zeros((1, 3), np.int8)
-    score_candidates(cand, 0, opp_vals, opp_fouled, opp_auto, params)
-    describe(cand[0], opp_vals, opp_fouled, opp_auto, params)
-    _value_of_codes([int(c) for c in codes[:5]], tables)
-    _value_of_codes([int(c) for c in codes[:3]], tables)
+    score_candidates(cand, 0, *_opponents_of(cand), params)
+
+
+def compile_meanwhile(rules: str) -> None:
+    """Call each of :func:`meanwhile_kernels` once with the argument types a solve uses
+    (in the solving process, while the other one compiles the search; any row values
+    will do)."""
+    import numpy as np
+
+    from .rules import rule_set
+    from .scoring import describe
+    cand = np.zeros((1, 3), np.int32)
+    describe(cand[0], *_opponents_of(cand), rule_set(rules).scoring_params())
 
 
 def start(meanwhile, rules: str = "classic") -> Optional[subprocess.Popen]:

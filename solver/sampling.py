@@ -26,7 +26,7 @@ import numpy as np
 from ._checks import check_int, check_signature, function_name, is_int
 from .autowin import auto_code, automatic_win_kind
 from .cards import CardsLike, card_name, deck_codes, format_cards, parse_codes, to_codes
-from .policy import POLICY_NAMES, builtin_policy, set_hand, set_hands
+from .policy import POLICY_NAMES, builtin_policy, set_hands
 from .rows import _value_of_codes, bonus_rank_of, tables_for
 from .rules import ROWS, SCHEME_SCOOP, RuleSet, rule_set
 from .scoring import score_candidates
@@ -451,7 +451,9 @@ def anchor_setting(hand: Hand, policy) -> Optional[np.ndarray]:
     if builtin is None:
         return None
     kind, mt, field = builtin
-    codes = np.array(hand.own, np.int64)
-    masks = set_hand(codes, tables, kind, mt, rs.scoring_params(), field, hand.seats)
-    return np.array([_value_of_codes([int(codes[p]) for p in range(len(codes))
-                                      if int(m) >> p & 1], tables) for m in masks], np.int32)
+    # By the kernel that sets the opponents' hands (one hand of one deal): a first solve
+    # has just compiled it.
+    codes = np.array(hand.own, np.int64).reshape(1, 1, -1)
+    vals, _, _ = set_hands(codes, tables, kind, mt, rs.scoring_params(), field, hand.seats,
+                           False)
+    return vals[0, 0]

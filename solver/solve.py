@@ -173,7 +173,8 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
     params = rs.scoring_params()
     codes = np.array(own, np.int64)
     # A first solve compiles the search and scoring kernels in another process while this
-    # one compiles the opponents' (solver._warmup), by drawing the first deals.
+    # one compiles the opponents' (by drawing the first deals and setting its own hand as
+    # the model would), then the rest (solver._warmup).
     warming = None if builtin is None else _warmup.start(
         set_hands_kernel(builtin[0], rs.scheme, rs.cards_dealt), rs.name)
     if opponents is not None:
@@ -181,8 +182,11 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
     elif adaptive:
         first = sampled_opponents(hand, min(samples, first_batch(n_seats)),
                                   batch_seed(seed, 0), policy)
+        prior = anchor_setting(hand, policy)
     else:
         opp = sampled_opponents(hand, samples, seed, policy)
+    if warming is not None:
+        _warmup.compile_meanwhile(rs.name)
     _warmup.finish(warming)
     masks, ords = nondominated_arrangements(codes, tables, params)
     if len(masks) == 0:
@@ -190,7 +194,7 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
     cand_vals = tables.values[ords].astype(np.int32)
     anchor = None
     if adaptive:
-        anchor = _anchor_candidate(cand_vals, anchor_setting(hand, policy), params)
+        anchor = _anchor_candidate(cand_vals, prior, params)
         scores, scored, running, opp = adaptive_scores(
             hand, policy, cand_vals, params, precision=precision, cap=samples, seed=seed,
             anchor=anchor, first=first)

@@ -164,10 +164,12 @@ def test_the_warm_up_compiles_what_a_solve_runs(monkeypatch):
     """The second process compiles exactly the signatures a solve calls (else its work
     is wasted), and it is only started when it can help."""
     from solver import _warmup
-    solver.solve(HAND, "classic")              # the default solve (it looks rows up too)
-    before = {k: list(k.signatures) for k in _warmup.kernels()}
+    solver.solve(HAND, "classic")              # the default solve
+    kernels = _warmup.kernels() + _warmup.meanwhile_kernels()
+    before = {k: list(k.signatures) for k in kernels}
     _warmup.compile_them()
-    assert {k: list(k.signatures) for k in _warmup.kernels()} == before
+    _warmup.compile_meanwhile("classic")
+    assert {k: list(k.signatures) for k in kernels} == before
     from solver.policy import POLICY_TABLE, set_hands_kernel
     rs = solver.rule_set("classic")
     kernel = set_hands_kernel(POLICY_TABLE, rs.scheme, rs.cards_dealt)
