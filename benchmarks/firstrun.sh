@@ -1,0 +1,9 @@
+#!/bin/bash
+# The first `python3 -m solver` of a fresh copy of ROOT/solver: no Numba cache, no table cache.
+set -e
+d=$(mktemp -d)
+cp -r "$1/solver" "$d/solver"
+find "$d/solver" -name __pycache__ -type d -prune -exec rm -rf {} +
+cd "$d"
+SOLVER_CACHE_DIR="$d/tables" "${PYTHON:-python3}" -m solver > /dev/null 2>&1
+rm -rf "$d"
