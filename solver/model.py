@@ -111,8 +111,9 @@ def _two_or_more(p0, p1, p2):
 # The estimate, one function a scheme.  The setter is compiled for one scheme at a time
 # (solver.policy makes its kernels one a scheme, and they pass the scheme down as a
 # literal), and _ev picks that scheme's function while Numba types the call, so neither
-# the compiler nor the search sees the other schemes: the model's kernel compiles in
-# 1.1-1.4 s less (of 7.5), and the search is 14-20% faster without the branches.  sep and up are
+# the compiler nor the search sees the other schemes (with the other hand size dropped
+# too, see table_set, the model's kernel compiles in about 5 s instead of 7.5, and the
+# search alone is 1.14-1.35 times as fast: benchmarks/README.md).  sep and up are
 # literals where a bound is wanted (_bound), run-time values for the exact estimate.
 def _ev(mt, of, om, ob, sep, up, scheme):
     """Model estimate of our score for rows with ordinals (of, om, ob) against the

@@ -178,3 +178,38 @@ def test_the_warm_up_compiles_what_a_solve_runs(monkeypatch):
     cold = numba.njit(lambda x: x)
     assert _warmup.start(cold) is None
     _warmup.finish(None)
+
+
+CLOSURES = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import closures_for_notice as k
+from solver._jit import cold_kernels
+print(len(cold_kernels([k.plus(2)])), len(cold_kernels([k.plus(3)])))
+if len(sys.argv) > 2:
+    k.plus(2)(1)
+"""
+
+
+def test_closures_of_one_factory_are_cold_until_each_is_cached(tmp_path):
+    """Kernels made one a value (the model's, one a scheme and hand size) share an index
+    file on disk: one of them cached says nothing about the others."""
+    (tmp_path / "closures_for_notice.py").write_text(textwrap.dedent("""
+        import functools
+        from solver._jit import njit
+
+        @functools.lru_cache(maxsize=None)
+        def plus(n):
+            @njit
+            def add(x):
+                return x + n
+            return add
+        """))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+
+    def cold(*extra):
+        return subprocess.run([sys.executable, "-c", CLOSURES, str(tmp_path), *extra],
+                              env=env, check=True, capture_output=True, text=True).stdout.split()
+
+    assert cold("call plus(2)") == ["1", "1"]
+    assert cold() == ["0", "1"]               # plus(2) loads from the cache, plus(3) would not
