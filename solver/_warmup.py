@@ -3,16 +3,17 @@
 
 The first solve on a machine compiles its kernels, about 12 seconds of one core, most of
 it Numba's own work (LLVM's optimisation level barely changes it).  They fall into
-independent groups: the kernel that sets the opponents' hands (about 5 s), the search
-and the scoring (about 5.5 s), and the description of the answer (about 1.3 s).  When
-they are cold and there is a second core, :func:`solve` starts this module in another
-process to compile the search and the scoring (:func:`start`), compiles the opponents'
-kernel itself by drawing the first deals (and setting its own hand as the model would),
-then the description (:func:`compile_meanwhile`), and waits for the other process
-(:func:`finish`) before it calls the search, which then loads from the cache instead of
-compiling.  The answer
-does not depend on it: the kernels are the same whichever process compiles them.
-``SOLVER_WARMUP=0`` turns it off.
+independent groups: the kernels that set the opponents' hands (the model's, about 5 s,
+and where the rule set has automatic wins the one that finds them, about 2 s), the
+search and the scoring (about 5.5 s), and the description of the answer (about 1.3 s).
+When they are cold and there is a second core, :func:`solve` starts this module in
+another process to compile the search and the scoring (:func:`start`), compiles the
+opponents' kernels itself by drawing the first deals (and setting its own hand as the
+model would), then the description (:func:`compile_meanwhile`) unless the other process
+has the lighter share without it (:func:`describe_here`), and waits for the other
+process (:func:`finish`) before it calls the search, which then loads from the cache
+instead of compiling.  The answer does not depend on it: the kernels are the same
+whichever process compiles them.  ``SOLVER_WARMUP=0`` turns it off.
 """
 from __future__ import annotations
 
@@ -26,21 +27,31 @@ WARMUP_ENV = "SOLVER_WARMUP"
 WAIT_SECONDS = 180
 
 
-def kernels():
-    """The kernels the other process compiles (Numba dispatchers): the search and the
-    scoring.  The solving process meanwhile compiles the opponents' kernel (the opponent
-    model's setter) and then :func:`meanwhile_kernels`, so the two take about the same
-    time."""
-    from .scoring import score_kernel
+def describe_here(rules: str) -> bool:
+    """Whether the solving process compiles the description of the answer itself: yes,
+    unless the rule set has automatic wins, whose kernel the solving process compiles
+    first (it finds them in the first deals); the description would then leave it the
+    longer share."""
+    from .rules import rule_set
+    return not rule_set(rules).automatic_wins
+
+
+def kernels(rules: str = "classic"):
+    """The kernels the other process compiles (Numba dispatchers) for a solve of
+    ``rules``: the search, the scoring, and the description where not
+    :func:`describe_here`.  The solving process meanwhile compiles the opponents'
+    kernels and then :func:`meanwhile_kernels`, so the two take about the same time."""
+    from .scoring import describe, score_kernel
     from .search import nondominated_arrangements
-    return [nondominated_arrangements, score_kernel]
+    return [nondominated_arrangements, score_kernel] + ([] if describe_here(rules) else
+                                                         [describe])
 
 
-def meanwhile_kernels():
+def meanwhile_kernels(rules: str = "classic"):
     """The kernels the solving process compiles while it waits: the description of the
-    answer."""
+    answer where :func:`describe_here`."""
     from .scoring import describe
-    return [describe]
+    return [describe] if describe_here(rules) else []
 
 
 def _opponents_of(cand):
@@ -67,12 +78,19 @@ def compile_them(rules: str = "classic") -> None:
     masks, ords = nondominated_arrangements(codes, tables, params)
     cand = tables.values[ords].astype(np.int32)
     score_candidates(cand, 0, *_opponents_of(cand), params)
+    if not describe_here(rules):
+        _describe_once(rules)
 
 
 def compile_meanwhile(rules: str) -> None:
     """Call each of :func:`meanwhile_kernels` once with the argument types a solve uses
-    (in the solving process, while the other one compiles the search; any row values
-    will do)."""
+    (in the solving process, while the other one compiles the search)."""
+    if describe_here(rules):
+        _describe_once(rules)
+
+
+def _describe_once(rules: str) -> None:
+    """Describe one deal with the types a solve uses (any row values will do)."""
     import numpy as np
 
     from .rules import rule_set
@@ -92,7 +110,7 @@ def start(meanwhile, rules: str = "classic") -> Optional[subprocess.Popen]:
         return None
     if os.environ.get(WARMUP_ENV, "1") == "0" or (os.cpu_count() or 1) < 2:
         return None
-    if not cold_kernels(kernels()):
+    if not cold_kernels(kernels(rules)):
         return None
     # This very package (not whatever "solver" the current folder holds), told the rule set.
     package_parent = str(Path(__file__).resolve().parent.parent)

@@ -165,11 +165,13 @@ def test_the_warm_up_compiles_what_a_solve_runs(monkeypatch):
     is wasted), and it is only started when it can help."""
     from solver import _warmup
     solver.solve(HAND, "classic")              # the default solve
-    kernels = _warmup.kernels() + _warmup.meanwhile_kernels()
+    kernels = _warmup.kernels("classic") + _warmup.meanwhile_kernels("classic")
+    assert len(kernels) == 3                   # describe once, in one of the processes
     before = {k: list(k.signatures) for k in kernels}
-    _warmup.compile_them()
+    _warmup.compile_them("classic")
     _warmup.compile_meanwhile("classic")
     assert {k: list(k.signatures) for k in kernels} == before
+    assert _warmup.describe_here("joker") and not _warmup.describe_here("classic")
     from solver.policy import POLICY_TABLE, set_hands_kernel
     rs = solver.rule_set("classic")
     kernel = set_hands_kernel(POLICY_TABLE, rs.scheme, rs.cards_dealt)
