@@ -91,8 +91,9 @@ def _is_warm(kernel) -> bool:
         return False                                # caching unavailable for it
     try:
         entries = index._load_index()               # {} when missing or stale
-        # Closures made by one factory (one kernel a scheme) share an index file: an
-        # entry counts only if it is for this function's code and closure.
+        # Closures made by one factory (the model's, one a scheme and hand size) share
+        # an index file: an entry counts only if it is for this function's code and
+        # closure.
         mine = cache._index_key(None, kernel.targetctx.codegen())[2]
         return any(key[2] == mine for key in entries)
     except Exception:                               # an unreadable index: Numba recompiles

@@ -399,7 +399,6 @@ def table_set(codes, t, mt, scheme, tab, bits):
     found, and ties go as that visiting order meets them, so the result does not depend
     on how fast the search is: tests/test_model.py checks it against an exhaustive scan,
     benchmarks/compare_model.py against an older table_set."""
-    n = codes.shape[0]
     n_ord = t.values.shape[0]
     shift = 0
     while (n_ord >> shift) >= 256:

@@ -21,7 +21,7 @@ from ._jit import compile_progress
 from .autowin import KIND_NAMES, auto_code, automatic_win_kind
 from .cards import CardsLike, card_name, names
 from .display import reading_order
-from .policy import POLICY_TABLE, builtin_policy, set_hands_kernel
+from .policy import builtin_policy, set_hands_kernel
 from .rows import RowValue, cut_taken
 from .rules import ROWS, RuleSet
 from .sampling import (DEPART_Z, Policy, adaptive_scores, first_batch,
