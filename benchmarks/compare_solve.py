@@ -2,8 +2,8 @@
 hands, one Numba thread, alternating old and new hand by hand (the order swapped each
 round), so that drifts of a shared machine's speed fall on both alike.  Prints, per case,
 the median time a hand of each and the median of the per-hand ratios old / new, and
-whether both returned the same setting and EV on every hand (they should, where the
-change is one of speed only).  The old checkout's package is imported as
+whether both returned the same answer on every hand (:func:`_answer`: they should,
+where the change is one of speed only).  The old checkout's package is imported as
 ``solver_old``.
 
     mkdir /tmp/solver-old && git archive COMMIT solver | tar -x -C /tmp/solver-old
@@ -23,7 +23,16 @@ from test_speed_bench import SOLVE_CASES, _hands
 def _timed(package, hand, rules, cut, players, samples):
     start = time.thread_time()
     s = package.solve(hand, rules, cut, players=players, samples=samples)
-    return time.thread_time() - start, (s.front, s.middle, s.back, s.ev)
+    return time.thread_time() - start, _answer(s)
+
+
+def _answer(s):
+    """What a solve returns that a change of speed must leave alone: the setting, its
+    numbers and the description of its deals, and the alternatives'."""
+    return (s.front, s.middle, s.back, s.ev, s.stderr, s.ev_in_sample, s.samples,
+            s.row_rates, s.p_scoop, s.p_scooped, s.p_home_run, s.bonus_units, s.declare,
+            s.ev_declare, tuple((a.front, a.middle, a.back, a.ev, a.diff, a.diff_stderr)
+                                for a in s.alternatives))
 
 
 def main(root: str, n_hands: int, rounds: int) -> None:

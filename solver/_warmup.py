@@ -1,11 +1,13 @@
 """Compile the search and scoring kernels of a solve into Numba's on-disk cache:
 ``python -m solver._warmup``.
 
-The first solve on a machine compiles its kernels, about 12 seconds of one core, most of
+The first solve on a machine compiles its kernels, about 11 seconds of one core, most of
 it Numba's own work (LLVM's optimisation level barely changes it).  They fall into
 independent groups: the kernels that set the opponents' hands (the model's, about 5 s,
 and where the rule set has automatic wins the one that finds them, about 2 s), the
-search and the scoring (about 5.5 s), and the description of the answer (about 1.3 s).
+search and the scoring (about 4.5 and 1.3 s), and the description of the answer (about
+1 s); the model, the scoring and the description are compiled for the rule set's
+scoring scheme alone.
 When they are cold and there is a second core, :func:`solve` starts this module in
 another process to compile the search and the scoring (:func:`start`), compiles the
 opponents' kernels itself by drawing the first deals (and setting its own hand as the
@@ -41,17 +43,20 @@ def kernels(rules: str = "classic"):
     ``rules``: the search, the scoring, and the description where not
     :func:`describe_here`.  The solving process meanwhile compiles the opponents'
     kernels and then :func:`meanwhile_kernels`, so the two take about the same time."""
-    from .scoring import describe, score_kernel
+    from .rules import rule_set
+    from .scoring import describer, score_kernel_for
     from .search import nondominated_arrangements
-    return [nondominated_arrangements, score_kernel] + ([] if describe_here(rules) else
-                                                         [describe])
+    scheme = rule_set(rules).scheme
+    return [nondominated_arrangements, score_kernel_for(scheme)] + (
+        [] if describe_here(rules) else [describer(scheme)])
 
 
 def meanwhile_kernels(rules: str = "classic"):
     """The kernels the solving process compiles while it waits: the description of the
     answer where :func:`describe_here`."""
-    from .scoring import describe
-    return [describe] if describe_here(rules) else []
+    from .rules import rule_set
+    from .scoring import describer
+    return [describer(rule_set(rules).scheme)] if describe_here(rules) else []
 
 
 def _opponents_of(cand):

@@ -26,7 +26,7 @@ from .kernels import ordinal3, ordinal5
 from .model import (M_SCHEME, N_PARAMS, N_RECORD, ModelTables, TableModel, model_seats,
                     front_words, table_set, table_setter)
 from .rules import RuleSet
-from .scoring import row_bonus, seat_score
+from .scoring import P_SCHEME, row_bonus, seat_score
 from .scoring import AUTO_DRAGON, AUTO_PLAIN
 from .search import cards_of_mask, five_subsets, three_subsets
 from .tables import CATEGORY_SHIFT
@@ -135,7 +135,8 @@ def field_policy(codes, t, params, field, n_seats):
             for s in range(1, n_seats):
                 for k in range(3):
                     vals[s, k] = field[r, s - 1, k]
-            score += seat_score(vals, 0, 0, n_seats, 0, params)   # no fouls, no autos
+            score += seat_score(vals, 0, 0, n_seats, 0, params,    # no fouls, no autos
+                                params[P_SCHEME])
         if score > best_score:
             best_score = score
             best = i

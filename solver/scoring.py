@@ -14,6 +14,8 @@ more arrays, seat_score took several times longer.)
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ._jit import in_ranges, njit
@@ -108,12 +110,17 @@ def compared(fouled, auto, a, b):
     return fouled & both == 0 and auto_of(auto, a) == AUTO_NONE and auto_of(auto, b) == AUTO_NONE
 
 
+# The scheme is an argument of its own (it is also params[P_SCHEME]): the solver's
+# kernels are made one a scheme (score_kernel_for, describer), closures over it, so in
+# the helpers inlined into them every test of the scheme is a test of a constant, which
+# Numba settles before it types the code: a first solve compiles half the scoring code
+# (benchmarks/README.md).  Other callers (solver.settle, seat_score) pass
+# params[P_SCHEME] and compile the code of every scheme.
 @njit(inline="always")
-def home_run_bits(vals, fouled, auto, n, params):
+def home_run_bits(vals, fouled, auto, n, scheme):
     """Bit ``4 * a + b`` set when seat a 'beats' seat b for home-run purposes: scoops it
     (scoop scheme) or wins every compared row against it (mandarin); 0 otherwise.
     Computed once per deal, so each home run is a mask test."""
-    scheme = params[P_SCHEME]
     bits = 0
     if scheme == SCHEME_SCOOP:
         for a in range(n):
@@ -136,10 +143,10 @@ def home_run_of(bits, n, a):
 
 
 @njit
-def home_run(vals, fouled, auto, n, a, params):
+def home_run(vals, fouled, auto, n, a, scheme):
     """Seat a scoops (scoop scheme) or wins every row against (mandarin) every other seat;
     in mandarin only with four seats, and only against seats whose rows are compared."""
-    return home_run_of(home_run_bits(vals, fouled, auto, n, params), n, a)
+    return home_run_of(home_run_bits(vals, fouled, auto, n, scheme), n, a)
 
 
 @njit
@@ -174,10 +181,9 @@ def _automatic_win_units(params, code):
 
 
 @njit(inline="always")
-def pair_score(vals, fouled, auto, n, a, b, hr_a, hr_b, params):
+def pair_score(vals, fouled, auto, n, a, b, hr_a, hr_b, params, scheme):
     """Units seat a wins from seat b (negative: pays), home-run extras excluded for the
     scoop scheme (see :func:`seat_score`); ``hr_a``/``hr_b``: home_run() of each."""
-    scheme = params[P_SCHEME]
     if scheme == SCHEME_SCOOP:
         units = params[P_SCOOP] * (int(scoops(vals, a, b)) - int(scoops(vals, b, a)))
         for r in range(3):
@@ -239,17 +245,18 @@ def pair_score(vals, fouled, auto, n, a, b, hr_a, hr_b, params):
 
 
 @njit
-def seat_score(vals, fouled, auto, n, a, params):
-    """Units seat ``a`` wins in a deal of ``n`` seats (rows ``vals[:n]``)."""
-    bits = home_run_bits(vals, fouled, auto, n, params)
+def seat_score(vals, fouled, auto, n, a, params, scheme):
+    """Units seat ``a`` wins in a deal of ``n`` seats (rows ``vals[:n]``); ``scheme`` is
+    ``params[P_SCHEME]`` (see the note above)."""
+    bits = home_run_bits(vals, fouled, auto, n, scheme)
     hr_a = home_run_of(bits, n, a)
     total = 0
     for b in range(n):
         if b == a:
             continue
         hr_b = home_run_of(bits, n, b)
-        total += pair_score(vals, fouled, auto, n, a, b, hr_a, hr_b, params)
-        if params[P_SCHEME] == SCHEME_SCOOP:   # a home run: more from each scooped seat
+        total += pair_score(vals, fouled, auto, n, a, b, hr_a, hr_b, params, scheme)
+        if scheme == SCHEME_SCOOP:   # a home run: more from each scooped seat
             total += params[P_HOME_RUN] * (int(hr_a) - int(hr_b))
     return total
 
@@ -260,7 +267,7 @@ def settle_seats(vals, fouled, auto, params):
     n = vals.shape[0]
     out = np.zeros(n, np.int64)
     for a in range(n):
-        out[a] = seat_score(vals, fouled, auto, n, a, params)
+        out[a] = seat_score(vals, fouled, auto, n, a, params, params[P_SCHEME])
     return out
 
 
@@ -291,75 +298,105 @@ def score_candidates(cand_vals, our_auto, opp_vals, opp_fouled, opp_auto, params
     K, S = cand_vals.shape[0], opp_vals.shape[0]
     out = np.empty((K, S), np.int32)
     fouled_bit = 1 if our_fouled else 0
+    kernel = score_kernel_for(int(params[P_SCHEME]))
 
     def run(start, stop):
-        score_kernel(cand_vals, our_auto, fouled_bit, opp_vals, opp_fouled, opp_auto, params,
-                     out, start, stop)
+        kernel(cand_vals, our_auto, fouled_bit, opp_vals, opp_fouled, opp_auto, params, out,
+               start, stop)
     in_ranges(run, S, K * S * opp_vals.shape[1] / 1000)
     return out
 
 
-@njit
-def score_kernel(cand_vals, our_auto, our_fouled, opp_vals, opp_fouled, opp_auto, params, out,
-                 start, stop):
-    """:func:`score_candidates`' kernel, for the samples start..stop-1 (``our_fouled``: 1
-    sets seat 0's foul bit)."""
-    K, n_opp = cand_vals.shape[0], opp_vals.shape[1]
-    n = n_opp + 1
-    me = np.int64(0)       # seat 0, as an int64: a literal 0 compiles seat_score apart
-    vals = np.empty((n, 3), np.int32)
-    for s in range(start, stop):
-        fouled, auto = sample_flags(opp_fouled, opp_auto, s)
-        fouled |= our_fouled
-        auto |= our_auto
-        for j in range(n_opp):
-            for r in range(3):
-                vals[j + 1, r] = opp_vals[s, j, r]
-        for k in range(K):
-            for r in range(3):
-                vals[0, r] = cand_vals[k, r]
-            out[k, s] = seat_score(vals, fouled, auto, n, me, params)
-
-
-@njit
 def describe(our_vals, opp_vals, opp_fouled, opp_auto, params):
-    """Counts for the Solution: per-row win/tie/loss, scoops each way per opponent, home
-    runs, and net bonus units, all from the settlement core's helpers."""
-    S, n_opp = opp_vals.shape[0], opp_vals.shape[1]
-    n = n_opp + 1
-    me = np.int64(0)       # seat 0 (see score_kernel)
-    rows = np.zeros((3, 3), np.int64)
-    scoop = np.zeros(n_opp, np.int64)
-    scooped = np.zeros(n_opp, np.int64)
-    home_runs = 0
-    bonus = 0
-    vals = np.empty((n, 3), np.int32)
-    for r in range(3):      # loops, not slice assignments: see solver.search._doubled
-        vals[0, r] = our_vals[r]
-    scoop_scheme = params[P_SCHEME] == SCHEME_SCOOP
-    for s in range(S):
-        fouled, auto = sample_flags(opp_fouled, opp_auto, s)
-        for j in range(n_opp):
-            for r in range(3):
-                vals[j + 1, r] = opp_vals[s, j, r]
-        if home_run(vals, fouled, auto, n, me, params):
-            home_runs += 1
-        for j in range(1, n):
-            if not compared(fouled, auto, 0, j):
-                continue
-            for r in range(3):
-                if vals[0, r] > vals[j, r]:
-                    rows[r, 0] += 1
-                    bonus += row_bonus(params, r, vals[0, r])
-                elif vals[0, r] == vals[j, r]:
-                    rows[r, 1] += 1
+    """Counts for the Solution: per-row win/tie/loss (rows[r] = wins, ties, losses against
+    each compared opponent), scoops each way per opponent, home runs, and net bonus units
+    of the rows ``our_vals`` over the sampled deals (by :func:`describer`'s kernel)."""
+    return describer(int(params[P_SCHEME]))(our_vals, opp_vals, opp_fouled, opp_auto, params)
+
+
+# The kernels, one a scheme (closures over numbers cache on disk like functions; they
+# call the helpers by their global names).
+@functools.lru_cache(maxsize=None)
+def score_kernel_for(scheme: int):
+    """:func:`score_candidates`' kernel for rule sets of ``scheme``: ``f(cand_vals,
+    our_auto, our_fouled, opp_vals, opp_fouled, opp_auto, params, out, start, stop)``
+    scores the samples start..stop-1 (``our_fouled``: 1 sets seat 0's foul bit)."""
+    @njit
+    def score_kernel(cand_vals, our_auto, our_fouled, opp_vals, opp_fouled, opp_auto, params,
+                     out, start, stop):
+        K, n_opp = cand_vals.shape[0], opp_vals.shape[1]
+        n = n_opp + 1
+        me = np.int64(0)       # seat 0
+        vals = np.empty((n, 3), np.int32)
+        for s in range(start, stop):
+            fouled, auto = sample_flags(opp_fouled, opp_auto, s)
+            fouled |= our_fouled
+            auto |= our_auto
+            for j in range(n_opp):
+                for r in range(3):
+                    vals[j + 1, r] = opp_vals[s, j, r]
+            for k in range(K):
+                for r in range(3):
+                    vals[0, r] = cand_vals[k, r]
+                # seat_score(vals, fouled, auto, n, me, params, scheme), written out:
+                # Numba drops the other schemes' branches of the helpers inlined here,
+                # not of helpers inlined into an inlined seat_score (a test checks that
+                # the two agree).
+                bits = home_run_bits(vals, fouled, auto, n, scheme)
+                hr_a = home_run_of(bits, n, me)
+                total = 0
+                for b in range(1, n):
+                    hr_b = home_run_of(bits, n, b)
+                    total += pair_score(vals, fouled, auto, n, me, b, hr_a, hr_b, params, scheme)
+                    if scheme == SCHEME_SCOOP:
+                        total += params[P_HOME_RUN] * (int(hr_a) - int(hr_b))
+                out[k, s] = total
+    return score_kernel
+
+
+@functools.lru_cache(maxsize=None)
+def describer(scheme: int):
+    """:func:`describe`'s kernel for rule sets of ``scheme``, all from the settlement
+    core's helpers."""
+    scoop_scheme = scheme == SCHEME_SCOOP
+
+    @njit
+    def describe_kernel(our_vals, opp_vals, opp_fouled, opp_auto, params):
+        S, n_opp = opp_vals.shape[0], opp_vals.shape[1]
+        n = n_opp + 1
+        me = np.int64(0)       # seat 0 (see score_kernel_for)
+        rows = np.zeros((3, 3), np.int64)
+        scoop = np.zeros(n_opp, np.int64)
+        scooped = np.zeros(n_opp, np.int64)
+        home_runs = 0
+        bonus = 0
+        vals = np.empty((n, 3), np.int32)
+        for r in range(3):      # loops, not slice assignments: see solver.search._doubled
+            vals[0, r] = our_vals[r]
+        for s in range(S):
+            fouled, auto = sample_flags(opp_fouled, opp_auto, s)
+            for j in range(n_opp):
+                for r in range(3):
+                    vals[j + 1, r] = opp_vals[s, j, r]
+            if home_run_of(home_run_bits(vals, fouled, auto, n, scheme), n, me):
+                home_runs += 1
+            for j in range(1, n):
+                if not compared(fouled, auto, 0, j):
+                    continue
+                for r in range(3):
+                    if vals[0, r] > vals[j, r]:
+                        rows[r, 0] += 1
+                        bonus += row_bonus(params, r, vals[0, r])
+                    elif vals[0, r] == vals[j, r]:
+                        rows[r, 1] += 1
+                    else:
+                        rows[r, 2] += 1
+                        bonus -= row_bonus(params, r, vals[j, r])
+                if scoop_scheme:
+                    scoop[j - 1] += scoops(vals, 0, j)
+                    scooped[j - 1] += scoops(vals, j, 0)
                 else:
-                    rows[r, 2] += 1
-                    bonus -= row_bonus(params, r, vals[j, r])
-            if scoop_scheme:
-                scoop[j - 1] += scoops(vals, 0, j)
-                scooped[j - 1] += scoops(vals, j, 0)
-            else:
-                scoop[j - 1] += wins_all_rows(vals, 0, j)
-                scooped[j - 1] += wins_all_rows(vals, j, 0)
-    return rows, scoop, scooped, home_runs, bonus
+                    scoop[j - 1] += wins_all_rows(vals, 0, j)
+                    scooped[j - 1] += wins_all_rows(vals, j, 0)
+        return rows, scoop, scooped, home_runs, bonus
+    return describe_kernel

@@ -27,7 +27,7 @@ from .rules import ROWS, RuleSet
 from .sampling import (DEPART_Z, Policy, adaptive_scores, first_batch,
                        anchor_setting, batch_seed, check_memory, check_sampling,
                        given_opponents, holdout_seed, prepare_hand, sampled_opponents)
-from .scoring import describe, row_bonus, score_candidates, score_kernel
+from .scoring import describe, describer, row_bonus, score_candidates, score_kernel_for
 from .search import front_bonus_is_monotone, nondominated_arrangements
 from .solution import FEW_DEALS, Alternative, Solution
 
@@ -351,7 +351,8 @@ def _kernels(policy_kind: Optional[int], rules: RuleSet) -> list:
     """The kernels a solve runs (for the compile notices of :mod:`solver._jit`): with
     ``policy_kind`` not None, the opponents are set by that built-in policy, for
     ``rules``."""
-    kernels = [nondominated_arrangements, score_kernel, describe]
+    kernels = [nondominated_arrangements, score_kernel_for(rules.scheme),
+               describer(rules.scheme)]
     if policy_kind is not None:
         kernels.append(set_hands_kernel(policy_kind, rules.scheme, rules.cards_dealt))
     return kernels

@@ -15,7 +15,7 @@ from solver.model import (M_SCHEME, R_ENV, R_SEP, Field, TableModel, _ev, field_
                           mix_fields, model_tables, table_setter)
 from solver.policy_training import self_play
 from solver.rows import tables_for
-from solver.scoring import seat_score
+from solver.scoring import P_SCHEME, seat_score
 
 
 def _tiny_model(rule_set, n_seats, seed=0):
@@ -53,7 +53,7 @@ def test_heads_up_estimate_is_the_exact_expectation_over_independent_rows(rng, r
         for combo in itertools.product(*[range(len(v)) for v in vals]):
             p = np.prod([weights[r][i] / weights[r].sum() for r, i in enumerate(combo)])
             table = np.array([ours, [vals[r][i] for r, i in enumerate(combo)]], np.int32)
-            expected += p * seat_score(table, 0, 0, 2, 0, params)
+            expected += p * seat_score(table, 0, 0, 2, 0, params, params[P_SCHEME])
         got = _ev(mt, *(_ordinal(t, v) for v in ours), R_SEP, False, int(mt.params[M_SCHEME]))
         assert got == pytest.approx(expected, abs=1e-5)
 

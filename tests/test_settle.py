@@ -5,7 +5,9 @@ import pytest
 
 import naive
 import solver
+from solver import scoring
 from solver.cards import card_name, deck_codes
+from solver.rules import SCHEME_MANDARIN, SCHEME_SCOOP
 from test_naive_selfcheck import (BONUS_EXAMPLE_1, BONUS_EXAMPLE_2, DRAGON, JOKER_EXAMPLE_DEAL,
                                   MANDARIN_4, P0, PAGAT_EXAMPLE_A, PAGAT_EXAMPLE_B, SIX_PAIRS,
                                   STRONG, THREE_FLUSHES)
@@ -177,6 +179,60 @@ def test_random_deals_match_reference_and_sum_to_zero(rng, rule_set):
         for seat in range(seats):
             assert got.scores[seat] == sum(p.units if p.a == seat else -p.units
                                            for p in got.pairs if seat in (p.a, p.b))
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS)
+def test_the_solvers_kernels_score_and_describe_as_the_settlement_core(rng, rule_set):
+    """score_candidates and describe run kernels compiled for one scheme each
+    (solver.scoring); on random rows, fouls and declared automatic wins, at every table
+    size, they agree with settle_seats (compiled for every scheme) and with a count of
+    the core's own helpers."""
+    rs = solver.rule_set(rule_set)
+    params = rs.scoring_params()
+    values = solver.rows.tables_for(rs, _cut_of(rule_set)).values
+    for seats in rs.seats:
+        n_opp, S, K = seats - 1, 60, 6
+        cand = np.sort(rng.choice(values, (K, 3)), axis=1).astype(np.int32)
+        opp = rng.choice(values, (S, n_opp, 3)).astype(np.int32)
+        fouled = (rng.random((S, n_opp)) < 0.2) & (rs.scheme != SCHEME_SCOOP)
+        auto = np.zeros((S, n_opp), np.int8)
+        if rs.automatic_wins:
+            auto[rng.random((S, n_opp)) < 0.2] = scoring.AUTO_PLAIN
+            auto[rng.random((S, n_opp)) < 0.1] = scoring.AUTO_DRAGON
+        for our_auto in ([0, scoring.AUTO_PLAIN] if rs.automatic_wins else [0]):
+            got = scoring.score_candidates(cand, our_auto, opp, fouled, auto, params)
+            for k in range(K):
+                for s in range(S):
+                    vals = np.concatenate([cand[k:k + 1], opp[s]]).astype(np.int32)
+                    f_bits, a_bits = scoring.pack_flags([False] + list(fouled[s]),
+                                                        [our_auto] + list(auto[s]))
+                    assert got[k, s] == scoring.settle_seats(vals, f_bits, a_bits, params)[0]
+        # A strong setting, so that home runs and scoops are common.
+        ours = np.sort(rng.choice(values[-len(values) // 8:], 3)).astype(np.int32)
+        rows, scoop, scooped, home_runs, bonus = scoring.describe(ours, opp, fouled, auto,
+                                                                  params)
+        want_rows, want_scoop, want_scooped = np.zeros((3, 3)), np.zeros(n_opp), np.zeros(n_opp)
+        want_home_runs = want_bonus = 0
+        for s in range(S):
+            vals = np.concatenate([ours[None], opp[s]]).astype(np.int32)
+            f_bits, a_bits = scoring.pack_flags([False] + list(fouled[s]), [0] + list(auto[s]))
+            want_home_runs += scoring.home_run(vals, f_bits, a_bits, seats, 0, rs.scheme)
+            for j in range(1, seats):
+                if fouled[s, j - 1] or auto[s, j - 1]:
+                    continue
+                for r in range(3):
+                    mine, theirs = vals[0, r], vals[j, r]
+                    want_rows[r, 0 if mine > theirs else 1 if mine == theirs else 2] += 1
+                    want_bonus += (scoring.row_bonus(params, r, mine) if mine > theirs else
+                                   -scoring.row_bonus(params, r, theirs) if mine < theirs else 0)
+                beats = (scoring.scoops if rs.scheme == SCHEME_SCOOP
+                         else scoring.wins_all_rows)
+                want_scoop[j - 1] += beats(vals, 0, j)
+                want_scooped[j - 1] += beats(vals, j, 0)
+        assert rows.tolist() == want_rows.tolist() and home_runs == want_home_runs
+        assert scoop.tolist() == want_scoop.tolist() and scooped.tolist() == want_scooped.tolist()
+        assert bonus == want_bonus
+        assert rs.scheme not in (SCHEME_SCOOP, SCHEME_MANDARIN) or seats < 4 or home_runs > 0
 
 
 def test_breakdown_prints_every_pair():
