@@ -91,6 +91,8 @@ def build(args):
 
 
 def evaluate(path, specs, limit=None):
+    """Each setter's (a spec of solver.arena.setter, or a Setter) gains on the truth at
+    ``path``, by its name; and a table row of each, printed."""
     data = json.load(open(path))
     meta = data["meta"]
     rs = solver.rule_set(meta["rules"])
@@ -120,14 +122,14 @@ def evaluate(path, specs, limit=None):
         # setting: its value is half the sum of two such differences.
         deal_sd = float(np.sqrt(np.mean(spread) / 2))
         needed = (1.96 * deal_sd / g.mean()) ** 2 if g.mean() > 0 else float("inf")
-        results[spec] = dict(hands=len(g), gain=float(g.mean()), ci95=[float(g.mean() - half),
+        results[who.name] = dict(hands=len(g), gain=float(g.mean()), ci95=[float(g.mean() - half),
                              float(g.mean() + half)], same_as_model=same / len(g),
                              ms_median=1000 * float(np.median(seconds)), deal_sd=deal_sd,
                              deals_for_ci_above_zero=needed,
                              # hand by hand, for paired comparisons of two setters
                              gains=[round(float(x), 6) for x in g])
-        r = results[spec]
-        print(f"| {spec} | `{rs.name}` | {seats} | {r['hands']} | {r['gain']:+.4f} | "
+        r = results[who.name]
+        print(f"| {who.name} | `{rs.name}` | {seats} | {r['hands']} | {r['gain']:+.4f} | "
               f"[{r['ci95'][0]:+.4f}, {r['ci95'][1]:+.4f}] | {r['same_as_model']:.0%} | "
               f"{r['ms_median']:.1f} | {deal_sd:.3f} | {needed:,.0f} |", flush=True)
     return results

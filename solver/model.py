@@ -375,7 +375,7 @@ def _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found, scheme):
 
 
 @njit
-def table_set(codes, t, mt, scheme, tab, bits):
+def table_set(codes, t, mt, scheme, tab, bits, backs):
     """(front, middle, back) position masks of the arrangement of 13 of ``codes`` with
     the highest model estimate :func:`_ev`, and that estimate.  From Python, call
     :func:`table_setter`, which passes the rest:
@@ -386,7 +386,12 @@ def table_set(codes, t, mt, scheme, tab, bits):
       ``bits`` None; for 16 or 17, ``tab`` None and ``bits`` (uint64[words, cards]: which
       Fronts hold each position, 64 a word).  Numba drops the code of the other hand
       size when it compiles, as it drops the other schemes' (a branch on whether an
-      argument is None is settled then), about a second less of a first run.
+      argument is None is settled then), about a second less of a first run;
+    * ``backs``: 0 (exact, what the library ships), or a limit that makes the search
+      inexact: only the first ``backs`` Backs that pass the bound with their strongest
+      Front and Middle are searched, or more until one holds a legal setting
+      (benchmarks/setter_speed.py measures what that saves and what it costs; a
+      literal, so the exact kernel is compiled for 0 alone).
 
     Exact branch and bound: Backs and Middles are visited strongest first (in buckets
     of consecutive ordinals, in position order within a bucket), and a Back, a Middle or
@@ -450,7 +455,10 @@ def table_set(codes, t, mt, scheme, tab, bits):
     # Backs ruled out by the bound at this best: the strongest Front left by one of an
     # earlier bucket, and the last one of this bucket.
     rej_prev = rej_here = rej_f = rej_b = -1
+    searched = 0                             # Backs past their bound (for ``backs``)
     for k in range(nb):
+        if backs and searched >= backs and best > -np.inf:
+            break
         if k >= sorted_to:
             sorted_to = _sort(packed, subsets, start, sorted_to, sample, shift, nb, k)
         lo, hi = start[k], start[k + 1]
@@ -509,6 +517,10 @@ def table_set(codes, t, mt, scheme, tab, bits):
                 rej_f, rej_b = f_bound, ob
                 rej_here = max(rej_here, f_bound)
                 continue
+            if backs:
+                if searched >= backs and best > -np.inf:
+                    break             # (but not before a setting is found)
+                searched += 1
             if tab is not None:
                 # The Front is what the Back and Middle leave: every split of the other
                 # 8 cards.  First the strongest legal Middle and Front, for the bound.
@@ -652,16 +664,17 @@ def front_words(n_cards: int) -> int:
 
 
 @functools.lru_cache(maxsize=None)
-def table_setter(scheme: int, n_cards: int):
+def table_setter(scheme: int, n_cards: int, backs: int = 0):
     """:func:`table_set` for one scheme and hand size, as ``f(codes, t, mt)`` ->
-    (front, middle, back, estimate), compiled for them alone."""
+    (front, middle, back, estimate), compiled for them alone; ``backs`` > 0 makes it
+    inexact (see :func:`table_set`: for measurements only)."""
     n13, words = n_cards == 13, front_words(n_cards)
 
     @njit
     def set_table(codes, t, mt):
         tab = np.empty(1 << 13, np.uint16) if n13 else None
         bits = None if n13 else np.empty((words, n_cards), np.uint64)
-        return table_set(codes, t, mt, scheme, tab, bits)
+        return table_set(codes, t, mt, scheme, tab, bits, backs)
     return set_table
 
 

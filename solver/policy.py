@@ -271,7 +271,8 @@ def _record(codes, f, m, b, t, vals, masks, s, k):
 # numbers cache on disk like functions; over another kernel they would not, so
 # table_set is called by its global name.)
 @functools.lru_cache(maxsize=None)
-def _set_hands_table(scheme: int, n_cards: int):
+def _set_hands_table(scheme: int, n_cards: int, backs: int = 0):
+    # (backs > 0: the inexact search of solver.model.table_set, for measurements only.)
     n13, words = n_cards == 13, front_words(n_cards)
 
     @njit
@@ -282,7 +283,7 @@ def _set_hands_table(scheme: int, n_cards: int):
             for k in range(hands.shape[1]):
                 if auto[s, k] == 0:
                     codes = hands[s, k]
-                    f, m, b, _ = table_set(codes, t, mt, scheme, tab, bits)
+                    f, m, b, _ = table_set(codes, t, mt, scheme, tab, bits, backs)
                     _record(codes, f, m, b, t, vals, masks, s, k)
     return set_hands_table
 

@@ -206,6 +206,31 @@ def test_search_keeps_the_first_best_arrangement_of_whole_hands(rng, rule_set, s
         assert _set(codes, t, mt) == _first_best_arrangement(codes, t, mt)
 
 
+@pytest.mark.parametrize("rule_set, limits", [("classic", (1, 10 ** 6)), ("joker", (1,))])
+def test_a_limit_on_the_backs_searched_gives_up_only_estimate(rng, rule_set, limits):
+    """The inexact search that benchmarks/setter_speed.py measures: a legal setting whose
+    estimate is at most the exact one; with a limit the search never reaches, the exact
+    setting itself; with one Back, a worse one for some hands."""
+    rs = solver.rule_set(rule_set)
+    model = TableModel.shipped(rs, 4)
+    worse = Counter()
+    for _ in range(40 if rs.cards_dealt == 13 else 8):
+        codes, cut = _random_hand(rng, rs, rs.cards_dealt)
+        t = tables_for(rs, cut)
+        mt = model.tables(solver.rows.bonus_rank_of(rs, cut))
+        exact = _set(codes, t, mt)
+        for limit in limits:
+            limited = table_setter(int(mt.params[M_SCHEME]), len(codes), limit)(codes, t, mt)
+            rows = [" ".join(card_name(int(codes[p])) for p in range(len(codes))
+                             if int(x) >> p & 1) for x in limited[:3]]
+            assert naive.is_legal(*rows, rule_set, None)
+            assert limited[3] <= exact[3]
+            if limit == 10 ** 6:
+                assert limited == exact
+            worse[limit] += limited[3] < exact[3]
+    assert worse[1] > 0
+
+
 def test_settings_of_every_rule_set_are_legal_and_use_the_hand(models, rng):
     for name, model in models.items():
         rs = solver.rule_set(name)
