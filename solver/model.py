@@ -387,11 +387,11 @@ def table_set(codes, t, mt, scheme, tab, bits, backs):
       Fronts hold each position, 64 a word).  Numba drops the code of the other hand
       size when it compiles, as it drops the other schemes' (a branch on whether an
       argument is None is settled then), about a second less of a first run;
-    * ``backs``: 0 (exact, what the library ships), or a limit that makes the search
-      inexact: only the first ``backs`` Backs that pass the bound with their strongest
-      Front and Middle are searched, or more until one holds a legal setting
-      (benchmarks/setter_speed.py measures what that saves and what it costs; a
-      literal, so the exact kernel is compiled for 0 alone).
+    * ``backs``: None (exact, what the library ships: Numba drops the limit's code as
+      it drops the other hand size's), or a limit that makes the search inexact: only
+      the first ``backs`` Backs that pass the bound with their strongest Front and
+      Middle are searched, or more until one holds a legal setting
+      (benchmarks/setter_speed.py measures what that saves and what it costs).
 
     Exact branch and bound: Backs and Middles are visited strongest first (in buckets
     of consecutive ordinals, in position order within a bucket), and a Back, a Middle or
@@ -457,8 +457,9 @@ def table_set(codes, t, mt, scheme, tab, bits, backs):
     rej_prev = rej_here = rej_f = rej_b = -1
     searched = 0                             # Backs past their bound (for ``backs``)
     for k in range(nb):
-        if backs and searched >= backs and best > -np.inf:
-            break
+        if backs is not None:
+            if searched >= backs and best > -np.inf:
+                break
         if k >= sorted_to:
             sorted_to = _sort(packed, subsets, start, sorted_to, sample, shift, nb, k)
         lo, hi = start[k], start[k + 1]
@@ -517,7 +518,7 @@ def table_set(codes, t, mt, scheme, tab, bits, backs):
                 rej_f, rej_b = f_bound, ob
                 rej_here = max(rej_here, f_bound)
                 continue
-            if backs:
+            if backs is not None:
                 if searched >= backs and best > -np.inf:
                     break             # (but not before a setting is found)
                 searched += 1
@@ -664,10 +665,10 @@ def front_words(n_cards: int) -> int:
 
 
 @functools.lru_cache(maxsize=None)
-def table_setter(scheme: int, n_cards: int, backs: int = 0):
+def table_setter(scheme: int, n_cards: int, backs: "int | None" = None):
     """:func:`table_set` for one scheme and hand size, as ``f(codes, t, mt)`` ->
-    (front, middle, back, estimate), compiled for them alone; ``backs`` > 0 makes it
-    inexact (see :func:`table_set`: for measurements only)."""
+    (front, middle, back, estimate), compiled for them alone; a number of ``backs``
+    makes it inexact (see :func:`table_set`: for measurements only)."""
     n13, words = n_cards == 13, front_words(n_cards)
 
     @njit

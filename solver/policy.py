@@ -271,8 +271,8 @@ def _record(codes, f, m, b, t, vals, masks, s, k):
 # numbers cache on disk like functions; over another kernel they would not, so
 # table_set is called by its global name.)
 @functools.lru_cache(maxsize=None)
-def _set_hands_table(scheme: int, n_cards: int, backs: int = 0):
-    # (backs > 0: the inexact search of solver.model.table_set, for measurements only.)
+def _set_hands_table(scheme: int, n_cards: int, backs: "int | None" = None):
+    # (A number of backs: the inexact search of solver.model.table_set, to measure it.)
     n13, words = n_cards == 13, front_words(n_cards)
 
     @njit
