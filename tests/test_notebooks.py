@@ -101,16 +101,19 @@ def test_performance_plots_the_saved_results(monkeypatch, strength_dir):
     strength_files = sum(is_match(d) or (isinstance(d, list) and bool(d) and all(map(is_match, d)))
                          for d in loaded) + 1
     edge_files = sum(isinstance(d, dict) and "truth" in d and "results" in d for d in loaded)
-    assert f"{strength_files} play-strength file(s), {edge_files} edge file(s)" in text
-    assert "no play-strength results" not in text
-    assert "rows/s" in text and "first solve" in text
-    assert _pngs(nb) >= 4          # throughput, by samples, by cards (a run), strength
+    setter_files = sum(isinstance(d, dict) and "cpu_us_a_hand" in d for d in loaded)
+    assert (f"{strength_files} play-strength file(s), {edge_files} edge file(s), "
+            f"{setter_files} setter-speed file(s)") in text
+    assert "no play-strength results" not in text and "no setter-speed results" not in text
+    assert "rows/s" in text and "first solve" in text and "µs a call" in text
+    assert _pngs(nb) >= 5   # throughput, by samples, by cards (a run), strength, setters
 
 
 def test_performance_without_results(monkeypatch, tmp_path):
     nb = _run("performance.ipynb", {"RESULTS_DIRS": [str(tmp_path)]}, monkeypatch)
     text = _all_text(nb)
     assert "no play-strength results saved" in text and "no saved benchmark runs" in text
+    assert "no setter-speed results saved" in text
     assert _pngs(nb) == 0
 
 
