@@ -219,6 +219,30 @@ def _dominated(kept, n_kept, cand):
 
 
 @njit
+def _dominator(kept, n_kept, cand, hint):
+    """The index of a kept row (of kept[:n_kept]) that is >= cand in every column, or
+    -1: row ``hint`` first, when it is one (>= 0), then the first.  (One row often
+    dominates a run of consecutive Backs: tried first, it saves most of the scan.)"""
+    if hint >= 0:
+        ok = True
+        for c in range(cand.shape[0]):
+            if kept[hint, c] < cand[c]:
+                ok = False
+                break
+        if ok:
+            return hint
+    for i in range(n_kept):
+        ok = True
+        for c in range(cand.shape[0]):
+            if kept[i, c] < cand[c]:
+                ok = False
+                break
+        if ok:
+            return i
+    return -1
+
+
+@njit
 def _doubled(a):
     """A copy of a 2-D int64 array with twice the rows (callers grow only when full: a call
     per append would cost more than the search itself)."""
@@ -317,6 +341,7 @@ def nondominated_arrangements(codes, t, params):
     n_cand = np.int64(0)
     front_order = argsort_desc(ords3, np.int64(2))
     bound = np.empty(5, np.int64)
+    hint = np.int64(-1)                  # the candidate that last ruled out a Back
     for pb in range(n5):
         # Skip the Back when even an arrangement of its strongest possible Middle (no
         # stronger than it, of its cards' complement) and Front (the best its cards leave)
@@ -340,7 +365,9 @@ def nondominated_arrangements(codes, t, params):
         bound[2] = mid
         bound[3] = later_bonus_m[first[pb]]
         bound[4] = min(f_bound, mid - 1)
-        if _dominated(cand, n_cand, bound):
+        found = _dominator(cand, n_cand, bound, hint)
+        if found >= 0:
+            hint = found
             continue
         while True:
             done = _candidates_of_back(pb, full, sorted_masks, sorted_ords, first, bonus5_m,
@@ -362,9 +389,12 @@ def nondominated_arrangements(codes, t, params):
     n_final = np.int64(0)
     out_masks = np.empty((n_cand, 3), np.int64)
     out_ords = np.empty((n_cand, 3), np.int64)
+    hint = np.int64(-1)
     for i in order:
         row = cand[i, :5]
-        if _dominated(final, n_final, row):
+        found = _dominator(final, n_final, row, hint)
+        if found >= 0:
+            hint = found
             continue
         for c in range(5):               # (not a slice assignment: see _doubled)
             final[n_final, c] = row[c]
