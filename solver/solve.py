@@ -289,12 +289,14 @@ def _choice(scores: np.ndarray, means: np.ndarray, running: np.ndarray,
     more than DEPART_Z standard errors, and then the best mean of those."""
     if anchor is None or anchor not in running:
         return int(running[np.argmax(means[running])])
-    ahead = []
-    for k in running:
-        if k != anchor:
-            diff, stderr = _paired_difference(scores[k], scores[anchor])
-            if stderr is not None and diff > DEPART_Z * stderr:
-                ahead.append(int(k))
+    rivals = running[running != anchor]
+    if len(rivals) == 0 or scores.shape[1] < 2:
+        return anchor                 # (one deal: no standard error, no departure)
+    # Every rival's paired difference at once, row by row as _paired_difference has it.
+    diff = scores[rivals].astype(np.float64) - scores[anchor].astype(np.float64)
+    stderr = np.std(diff, axis=1, ddof=1) / np.sqrt(diff.shape[1])
+    ahead = [int(k) for k, d, e in zip(rivals, diff.mean(axis=1), stderr)
+             if d > DEPART_Z * e]
     return max(ahead, key=lambda k: means[k]) if ahead else anchor
 
 
