@@ -3,11 +3,11 @@ hands, one Numba thread, alternating old and new hand by hand (the order swapped
 round), so that drifts of a shared machine's speed fall on both alike.  Prints, per case,
 the median time a hand of each and the median of the per-hand ratios old / new, and
 whether both returned the same answer on every hand (:func:`_answer`: they should,
-where the change is one of speed only).  The ratios of the default solve (about 10 ms)
-are biased: a null comparison, the same commit on both sides, gives 0.86-0.93 for them
-(the package imported as ``solver`` is the slower side), so read them against a null
-run; those of ``samples=1000`` are not (benchmarks/README.md).  The old checkout's package is imported as
-``solver_old``.
+where the change is one of speed only).  The old checkout's package is imported as
+``solver_old``.  The ratios of the default solve (about 10 ms) are biased: a null
+comparison, the same commit on both sides, gives 0.86-0.93 for them (the package
+imported as ``solver`` is the slower side), so read them against a null run; those of
+``samples=1000`` are not (benchmarks/README.md).
 
     mkdir /tmp/solver-old && git archive COMMIT solver | tar -x -C /tmp/solver-old
     cd benchmarks && PYTHONPATH=.. python3 compare_solve.py /tmp/solver-old [hands] [rounds]

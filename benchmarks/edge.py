@@ -90,6 +90,11 @@ def build(args):
         json.dump(dict(meta=meta, hands=out), f)
 
 
+TABLE_HEAD = ("| setter | rules | seats | hands | gain over the model | 95% CI | same setting "
+              "| ms a hand | sd a deal | deals for a CI above 0 |\n"
+              "|---|---|---:|---:|---:|---|---:|---:|---:|---:|")      # evaluate's rows
+
+
 def evaluate(path, specs, limit=None):
     """Each setter's (a spec of solver.arena.setter, or a Setter) gains on the truth at
     ``path``, by its name; and a table row of each, printed."""
@@ -122,12 +127,13 @@ def evaluate(path, specs, limit=None):
         # setting: its value is half the sum of two such differences.
         deal_sd = float(np.sqrt(np.mean(spread) / 2))
         needed = (1.96 * deal_sd / g.mean()) ** 2 if g.mean() > 0 else float("inf")
-        results[who.name] = dict(hands=len(g), gain=float(g.mean()), ci95=[float(g.mean() - half),
-                             float(g.mean() + half)], same_as_model=same / len(g),
-                             ms_median=1000 * float(np.median(seconds)), deal_sd=deal_sd,
-                             deals_for_ci_above_zero=needed,
-                             # hand by hand, for paired comparisons of two setters
-                             gains=[round(float(x), 6) for x in g])
+        results[who.name] = dict(
+            hands=len(g), gain=float(g.mean()),
+            ci95=[float(g.mean() - half), float(g.mean() + half)],
+            same_as_model=same / len(g), ms_median=1000 * float(np.median(seconds)),
+            deal_sd=deal_sd, deals_for_ci_above_zero=needed,
+            # hand by hand, for paired comparisons of two setters
+            gains=[round(float(x), 6) for x in g])
         r = results[who.name]
         print(f"| {who.name} | `{rs.name}` | {seats} | {r['hands']} | {r['gain']:+.4f} | "
               f"[{r['ci95'][0]:+.4f}, {r['ci95'][1]:+.4f}] | {r['same_as_model']:.0%} | "
@@ -148,9 +154,7 @@ def main():
     if args.what == "build":
         build(args)
     else:
-        print("| setter | rules | seats | hands | gain over the model | 95% CI | same setting "
-              "| ms a hand | sd a deal | deals for a CI above 0 |")
-        print("|---|---|---:|---:|---:|---|---:|---:|---:|---:|")
+        print(TABLE_HEAD)
         results = evaluate(args.truth, args.setters, args.hands)
         if args.json:
             with open(args.json, "w") as f:

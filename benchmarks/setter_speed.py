@@ -38,7 +38,7 @@ from solver.policy import (_set_hands_field, _set_hands_sbf, _set_hands_table,
 from solver.rows import bonus_rank_of, tables_for
 from solver.sampling import prepare_hand
 
-from edge import evaluate
+from edge import TABLE_HEAD, evaluate
 
 BACKS = (2, 4, 8, 16)
 
@@ -46,7 +46,7 @@ BACKS = (2, 4, 8, 16)
 @dataclass(frozen=True)
 class BacksSetter(Setter):
     """The table model's setting with at most ``backs`` Backs searched (inexact)."""
-    backs: int = 0
+    backs: int = 16
 
     def set(self, cards, rules, cut, players, seed):
         hand = prepare_hand(cards, rules, cut, players)
@@ -130,7 +130,7 @@ def main():
     quick = time_quick_set(rs, seats, cut)
     setters = ["sbf", "field"] + [BacksSetter(name=f"backs={k}", backs=k) for k in BACKS] \
         + ["model"]
-    print("| setter | gain over the model | 95% CI | same setting |")
+    print(TABLE_HEAD)
     strength = evaluate(args.truth, setters)
     print()
     print("| setter | µs a hand | gain over the model | 95% CI | same setting as the model |")

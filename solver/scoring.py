@@ -1,7 +1,9 @@
 """The one implementation of the scoring rules: a jitted core driven by rule-set data.
 
-:func:`solver.settle` and the solver's expected-value loop both call :func:`seat_score`;
-there is no second copy of the scoring rules anywhere.
+:func:`solver.settle` calls :func:`seat_score`, and the solver's expected-value loop
+(:func:`score_kernel_for`) sums the same helpers for its seat as seat_score does
+(:func:`pair_score` and the home runs); there is no second copy of the scoring rules
+anywhere.
 
 Inputs to the core: ``vals``, each seat's three row values (an (n, 3) array on the scale
 of :mod:`solver.tables`, so ``value >> 20`` is the category); ``fouled``, a bitmask with
