@@ -294,8 +294,7 @@ def _choice(scores: np.ndarray, means: np.ndarray, running: np.ndarray,
         return anchor                 # (one deal: no standard error, no departure)
     # Every rival's paired difference at once, row by row as _paired_difference has it.
     diff = scores[rivals].astype(np.float64) - scores[anchor].astype(np.float64)
-    stderr = np.std(diff, axis=1, ddof=1) / np.sqrt(diff.shape[1])
-    ahead = [int(k) for k, d, e in zip(rivals, diff.mean(axis=1), stderr)
+    ahead = [int(k) for k, d, e in zip(rivals, diff.mean(axis=1), _stderrs(diff))
              if d > DEPART_Z * e]
     return max(ahead, key=lambda k: means[k]) if ahead else anchor
 
@@ -331,7 +330,12 @@ def _check_holdout(holdout, opponents, rs: RuleSet, n_seats: int) -> Optional[in
 def _stderr(scores: np.ndarray) -> Optional[float]:
     """The standard error of the mean of ``scores`` (None for a single sample: undefined)."""
     n = len(scores)
-    return float(np.std(scores, ddof=1) / np.sqrt(n)) if n > 1 else None
+    return float(_stderrs(scores)) if n > 1 else None
+
+
+def _stderrs(scores: np.ndarray) -> np.ndarray:
+    """The standard errors of the means along the last axis (at least two samples)."""
+    return np.std(scores, axis=-1, ddof=1) / np.sqrt(scores.shape[-1])
 
 
 def _paired_difference(scores: np.ndarray, best: np.ndarray) -> tuple[float, Optional[float]]:
