@@ -80,8 +80,10 @@ def _three_straights(rank_counts):
 
 @njit
 def _counts(codes):
-    rank_counts = np.zeros(13, np.int64)
-    suit_counts = np.zeros(4, np.int64)
+    rank_counts = np.empty(13, np.int64)      # (np.empty and a fill: see model.table_set)
+    suit_counts = np.empty(4, np.int64)
+    rank_counts[:] = 0
+    suit_counts[:] = 0
     for c in codes:
         rank_counts[c % 13] += 1
         slot = c // 13

@@ -318,7 +318,8 @@ def _sort(packed, out, start, k0, sample, shift, nb, k_min):
         v = packed[i]
         tmp[c] = v
         c += (v >= lo) & (v < hi)
-    count = np.zeros(end - k0 + 1, np.int64)
+    count = np.empty(end - k0 + 1, np.int64)
+    count[:] = 0
     for i in range(c):
         count[nb - (tmp[i] >> sh) - k0] += 1
     fill = np.empty(end - k0, np.int64)
@@ -411,11 +412,15 @@ def table_set(codes, t, mt, scheme, tab, bits, backs):
     nb = (n_ord >> shift) + 1
     sh = shift + ORD_SHIFT
     packed, threes = _subsets(codes, t, tab)
-    sample = np.zeros(nb, np.int64)
+    # (np.empty and a fill, here and below: np.zeros would compile two more of Numba's
+    # implementations, a tenth of a second of a first run.)
+    sample = np.empty(nb, np.int64)
+    sample[:] = 0
     for i in range(0, packed.shape[0], SAMPLE_EVERY):
         sample[nb - 1 - (packed[i] >> sh)] += 1
     fronts = np.empty(threes.shape[0], np.int32)
-    fstart = np.zeros(nb + 1, np.int64)
+    fstart = np.empty(nb + 1, np.int64)
+    fstart[:] = 0
     _sort(threes, fronts, fstart, np.int64(0), sample[:0], shift, nb, np.int64(0))
     nf = fronts.shape[0]
     f_star = fronts[0] >> ORD_SHIFT           # the strongest: in the first bucket
@@ -424,7 +429,8 @@ def table_set(codes, t, mt, scheme, tab, bits, backs):
             break
         f_star = max(f_star, v >> ORD_SHIFT)
     subsets = np.empty(packed.shape[0], np.int32)
-    start = np.zeros(nb + 1, np.int64)
+    start = np.empty(nb + 1, np.int64)
+    start[:] = 0
     sorted_to = _sort(packed, subsets, start, np.int64(0), sample, shift, nb, np.int64(0))
     m_star = np.int64(0)
     for k in range(sorted_to):               # the strongest: in the first bucket
@@ -450,7 +456,8 @@ def table_set(codes, t, mt, scheme, tab, bits, backs):
     pos = np.empty(8, np.int64)
     cand_m = np.empty(max(56, BATCH), np.int32)
     cand_f = np.empty(max(56, BATCH), np.int32)
-    found = np.zeros(4, np.int64)
+    found = np.empty(4, np.int64)
+    found[:] = 0
     best = -np.inf
     # Backs ruled out by the bound at this best: the strongest Front left by one of an
     # earlier bucket, and the last one of this bucket.

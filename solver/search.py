@@ -166,7 +166,7 @@ def fronts_by_positions(codes, t):
     """Every 3-card Front of the hand: its ordinal addressed by positions [x, y, z]
     (x < y < z), and the masks and ordinals as lists (in that order of positions)."""
     n = codes.shape[0]
-    by_pos = np.zeros((n, n, n), np.int32)
+    by_pos = np.empty((n, n, n), np.int32)   # (only [x, y, z] with x < y < z is read)
     count = n * (n - 1) * (n - 2) // 6
     masks = np.empty(count, np.int64)
     ords = np.empty(count, np.int64)
