@@ -23,6 +23,7 @@ import os
 import sys
 import threading
 import time
+import types
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
@@ -75,6 +76,40 @@ def njit(*args, **kwargs):
     if args and callable(args[0]):
         return numba.njit(**options)(args[0])
     return numba.njit(*args, **options)
+
+
+# --- a kernel's source run as plain Python -------------------------------------------------
+_python_namespaces: dict = {}      # id(a module's globals) -> the same with Python versions
+_python_versions: dict = {}        # a kernel -> its Python version
+
+
+def as_python(kernel):
+    """``kernel``'s own source run as plain Python, as ``NUMBA_DISABLE_JIT=1`` would run
+    it: the jitted functions it calls by their global names are their Python versions
+    too (made once and kept).  For a kernel called once whose compile would take longer
+    than running it in Python: the description of a first solve's answer, while another
+    process compiles it (solver._warmup).  A function that is not a kernel (jitting
+    disabled) is returned as it is."""
+    py = getattr(kernel, "py_func", None)
+    if py is None:
+        return kernel
+    if kernel not in _python_versions:
+        _python_versions[kernel] = types.FunctionType(
+            py.__code__, _python_namespace(py.__globals__), py.__name__, py.__defaults__,
+            py.__closure__)
+    return _python_versions[kernel]
+
+
+def _python_namespace(module_globals: dict) -> dict:
+    """A copy of a module's globals with every kernel in it replaced by its Python
+    version (whose globals are this copy, or its own module's)."""
+    key = id(module_globals)
+    if key not in _python_namespaces:
+        namespace = _python_namespaces[key] = dict(module_globals)
+        for name, value in module_globals.items():
+            if isinstance(value, numba.core.registry.CPUDispatcher):
+                namespace[name] = as_python(value)
+    return _python_namespaces[key]
 
 
 def _is_warm(kernel) -> bool:

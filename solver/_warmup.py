@@ -1,5 +1,5 @@
-"""Compile the search and scoring kernels of a solve into Numba's on-disk cache:
-``python -m solver._warmup``.
+"""Compile the search and scoring kernels of a solve, and the description of its answer,
+into Numba's on-disk cache: ``python -m solver._warmup``.
 
 The first solve on a machine compiles its kernels, about 11 seconds of one core, most of
 it Numba's own work (LLVM's optimisation level barely changes it).  They fall into
@@ -9,54 +9,41 @@ search and the scoring (about 4.5 and 1.3 s), and the description of the answer 
 1 s); the model, the scoring and the description are compiled for the rule set's
 scoring scheme alone.
 When they are cold and there is a second core, :func:`solve` starts this module in
-another process to compile the search and the scoring (:func:`start`), compiles the
-opponents' kernels itself by drawing the first deals (and setting its own hand as the
-model would), then the description (:func:`compile_meanwhile`) unless the other process
-has the lighter share without it (:func:`describe_here`), and waits for the other
-process (:func:`finish`) before it calls the search, which then loads from the cache
-instead of compiling.  The answer does not depend on it: the kernels are the same
-whichever process compiles them.  ``SOLVER_WARMUP=0`` turns it off.
+another process (:func:`start`) to compile the search and the scoring, say so on its
+standard output, and then compile the description; the solving process meanwhile
+compiles the opponents' kernels itself by drawing the first deals (and setting its own
+hand as the model would), and waits (:func:`finish`) only until the search and the
+scoring are compiled, which it then loads from the cache instead of compiling.  It
+describes its answer by the description's source run as plain Python (tens of
+milliseconds, :func:`solver._jit.as_python`; the same counts) while the other process
+still compiles that kernel for the solves to come, which it may go on doing for about a
+second after a ``python -m solver`` has printed its answer and returned.  The answer
+does not depend on any of it: the kernels are the same whichever process compiles them.
+``SOLVER_WARMUP=0`` turns it off.
 """
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Optional
 
 WARMUP_ENV = "SOLVER_WARMUP"
 WAIT_SECONDS = 180
-
-
-def describe_here(rules: str) -> bool:
-    """Whether the solving process compiles the description of the answer itself: yes,
-    unless the rule set has automatic wins, whose kernel the solving process compiles
-    first (it finds them in the first deals); the description would then leave it the
-    longer share."""
-    from .rules import rule_set
-    return not rule_set(rules).automatic_wins
+READY = "search and scoring compiled"     # the other process's line when they are
 
 
 def kernels(rules: str = "classic"):
     """The kernels the other process compiles (Numba dispatchers) for a solve of
-    ``rules``: the search, the scoring, and the description where not
-    :func:`describe_here`.  The solving process meanwhile compiles the opponents'
-    kernels and then :func:`meanwhile_kernels`, so the two take about the same time."""
+    ``rules``, in order: the search and the scoring, which the solving process waits
+    for, then the description of the answer, which it need not wait for."""
     from .rules import rule_set
     from .scoring import describer, score_kernel_for
     from .search import nondominated_arrangements
     scheme = rule_set(rules).scheme
-    return [nondominated_arrangements, score_kernel_for(scheme)] + (
-        [] if describe_here(rules) else [describer(scheme)])
-
-
-def meanwhile_kernels(rules: str = "classic"):
-    """The kernels the solving process compiles while it waits: the description of the
-    answer where :func:`describe_here`."""
-    from .rules import rule_set
-    from .scoring import describer
-    return [describer(rule_set(rules).scheme)] if describe_here(rules) else []
+    return [nondominated_arrangements, score_kernel_for(scheme), describer(scheme)]
 
 
 def _opponents_of(cand):
@@ -66,10 +53,11 @@ def _opponents_of(cand):
             np.zeros((1, 3), np.int8))
 
 
-def compile_them(rules: str = "classic") -> None:
+def compile_them(rules: str = "classic", ready=None) -> None:
     """Call each of :func:`kernels` once with the argument types a solve uses (every rule
     set's row tables have the same types; the solve's own rule set has its tables on
-    disk by now, so they load instead of being built again)."""
+    disk by now, so they load instead of being built again); ``ready()``, if given, is
+    called once the search and the scoring are compiled."""
     import numpy as np
 
     from .rows import tables_for
@@ -83,15 +71,14 @@ def compile_them(rules: str = "classic") -> None:
     masks, ords = nondominated_arrangements(codes, tables, params)
     cand = tables.values[ords].astype(np.int32)
     score_candidates(cand, 0, *_opponents_of(cand), params)
-    if not describe_here(rules):
-        _describe_once(rules)
+    if ready is not None:
+        ready()
+    _describe_once(rules)
 
 
-def compile_meanwhile(rules: str) -> None:
-    """Call each of :func:`meanwhile_kernels` once with the argument types a solve uses
-    (in the solving process, while the other one compiles the search)."""
-    if describe_here(rules):
-        _describe_once(rules)
+def _say_ready() -> None:
+    """The other process's word to the solving one (see :func:`finish`)."""
+    print(READY, flush=True)
 
 
 def _describe_once(rules: str) -> None:
@@ -120,24 +107,45 @@ def start(meanwhile, rules: str = "classic") -> Optional[subprocess.Popen]:
     # This very package (not whatever "solver" the current folder holds), told the rule set.
     package_parent = str(Path(__file__).resolve().parent.parent)
     code = (f"import sys; sys.path.insert(0, {package_parent!r}); "
-            f"from solver._warmup import compile_them; compile_them({rules!r})")
+            f"from solver._warmup import compile_them, _say_ready; "
+            f"compile_them({rules!r}, _say_ready)")
     try:
         return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     except OSError:
         return None                   # cannot start a process here: compile in this one
 
 
+# The processes that finish() left compiling the description, kept so that none is
+# garbage-collected while it runs (and reaped once done).
+_describing: list = []
+
+
 def finish(process: Optional[subprocess.Popen]) -> None:
-    """Wait for :func:`start`'s process (at most WAIT_SECONDS; whatever it did not
-    compile, this process compiles when it calls the kernel)."""
+    """Wait for :func:`start`'s process until it has compiled the search and the scoring
+    (it says so, or it ends; at most WAIT_SECONDS: whatever it did not compile, this
+    process compiles when it calls the kernel), and leave it compiling the description."""
     if process is None:
         return
-    try:
-        process.wait(timeout=WAIT_SECONDS)
-    except subprocess.TimeoutExpired:
+    listen = threading.Thread(target=process.stdout.readline, name="warm-up", daemon=True)
+    listen.start()
+    listen.join(WAIT_SECONDS)          # READY, or '' when it ended without saying so
+    if listen.is_alive():
         process.kill()
         process.wait()
+        listen.join()
+    process.stdout.close()
+    _describing[:] = [p for p in _describing if p.poll() is None] + [process]
+
+
+def describing(process: Optional[subprocess.Popen], rules: str) -> bool:
+    """Whether :func:`start`'s ``process`` is still compiling the description of the
+    answer, so that this process should describe it by the kernel's Python source."""
+    from ._jit import cold_kernels
+    from .rules import rule_set
+    from .scoring import describer
+    return (process is not None and process.poll() is None
+            and bool(cold_kernels([describer(rule_set(rules).scheme)])))
 
 
 if __name__ == "__main__":

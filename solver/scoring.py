@@ -20,7 +20,7 @@ import functools
 
 import numpy as np
 
-from ._jit import in_ranges, njit
+from ._jit import as_python, in_ranges, njit
 from .rules import (CATEGORIES, CATEGORY_INDEX, SCHEME_EASTERN, SCHEME_MANDARIN,
                     SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN, RuleSet)
 from .tables import CATEGORY_SHIFT
@@ -309,11 +309,16 @@ def score_candidates(cand_vals, our_auto, opp_vals, opp_fouled, opp_auto, params
     return out
 
 
-def describe(our_vals, opp_vals, opp_fouled, opp_auto, params):
+def describe(our_vals, opp_vals, opp_fouled, opp_auto, params, *, in_python: bool = False):
     """Counts for the Solution: per-row win/tie/loss (rows[r] = wins, ties, losses against
     each compared opponent), scoops each way per opponent, home runs, and net bonus units
-    of the rows ``our_vals`` over the sampled deals (by :func:`describer`'s kernel)."""
-    return describer(int(params[P_SCHEME]))(our_vals, opp_vals, opp_fouled, opp_auto, params)
+    of the rows ``our_vals`` over the sampled deals (by :func:`describer`'s kernel; with
+    ``in_python``, by its source run as plain Python, the same counts without compiling
+    it: a first solve does so while another process compiles it)."""
+    kernel = describer(int(params[P_SCHEME]))
+    rows, scoop, scooped, home_runs, bonus = (as_python(kernel) if in_python else kernel)(
+        our_vals, opp_vals, opp_fouled, opp_auto, params)
+    return rows.reshape(3, 3), scoop, scooped, int(home_runs), int(bonus)
 
 
 # The kernels, one a scheme (closures over numbers cache on disk like functions; they
@@ -367,9 +372,14 @@ def describer(scheme: int):
         S, n_opp = opp_vals.shape[0], opp_vals.shape[1]
         n = n_opp + 1
         me = np.int64(0)       # seat 0 (see score_kernel_for)
-        rows = np.zeros((3, 3), np.int64)
-        scoop = np.zeros(n_opp, np.int64)
-        scooped = np.zeros(n_opp, np.int64)
+        # One dimension, np.empty and a fill: np.zeros, and another dimension, would each
+        # compile more of Numba's implementations (tenths of a second of a first run).
+        rows = np.empty(9, np.int64)           # rows[3 r + 0, 1, 2]: wins, ties, losses
+        scoop = np.empty(n_opp, np.int64)
+        scooped = np.empty(n_opp, np.int64)
+        rows[:] = 0
+        scoop[:] = 0
+        scooped[:] = 0
         home_runs = 0
         bonus = 0
         vals = np.empty((n, 3), np.int32)
@@ -387,12 +397,12 @@ def describer(scheme: int):
                     continue
                 for r in range(3):
                     if vals[0, r] > vals[j, r]:
-                        rows[r, 0] += 1
+                        rows[3 * r] += 1
                         bonus += row_bonus(params, r, vals[0, r])
                     elif vals[0, r] == vals[j, r]:
-                        rows[r, 1] += 1
+                        rows[3 * r + 1] += 1
                     else:
-                        rows[r, 2] += 1
+                        rows[3 * r + 2] += 1
                         bonus -= row_bonus(params, r, vals[j, r])
                 if scoop_scheme:
                     scoop[j - 1] += scoops(vals, 0, j)

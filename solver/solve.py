@@ -174,7 +174,8 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
     codes = np.array(own, np.int64)
     # A first solve compiles the search and scoring kernels in another process while this
     # one compiles the opponents' (by drawing the first deals and setting its own hand as
-    # the model would), then the rest (solver._warmup).
+    # the model would); that process then compiles the description, which this one runs
+    # as Python meanwhile (solver._warmup).
     warming = None if builtin is None else _warmup.start(
         set_hands_kernel(builtin[0], rs.scheme, rs.cards_dealt), rs.name)
     if opponents is not None:
@@ -185,8 +186,6 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
         prior = anchor_setting(hand, policy)
     else:
         opp = sampled_opponents(hand, samples, seed, policy)
-    if warming is not None:
-        _warmup.compile_meanwhile(rs.name)
     _warmup.finish(warming)
     masks, ords = nondominated_arrangements(codes, tables, params)
     if len(masks) == 0:
@@ -219,7 +218,8 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
     used = int(masks[best, 0] | masks[best, 1] | masks[best, 2])
     discards = names(reading_order([own[p] for p in range(len(own)) if not used >> p & 1],
                                    group=False))
-    rows, scoop, scooped, home_runs, bonus = describe(cand_vals[best], *opp, params)
+    rows, scoop, scooped, home_runs, bonus = describe(
+        cand_vals[best], *opp, params, in_python=_warmup.describing(warming, rs.name))
     compared = int(rows[0].sum())
     row_rates = {name: tuple(float(x) / compared if compared else 0.0 for x in rows[r])
                  for r, name in enumerate(ROWS)}

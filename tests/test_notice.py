@@ -3,9 +3,11 @@ they are compiled or cached on disk, once a process, and silenced by SOLVER_QUIE
 import io
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import numba
@@ -162,24 +164,84 @@ def test_the_solve_kernels_cached_on_disk_give_no_notice():
 
 def test_the_warm_up_compiles_what_a_solve_runs(monkeypatch):
     """The second process compiles exactly the signatures a solve calls (else its work
-    is wasted), and it is only started when it can help."""
+    is wasted), says it is ready once the search and the scoring are compiled, and is
+    only started when it can help."""
     from solver import _warmup
     solver.solve(HAND, "classic")              # the default solve
-    kernels = _warmup.kernels("classic") + _warmup.meanwhile_kernels("classic")
-    assert len(kernels) == 3                   # describe once, in one of the processes
+    kernels = _warmup.kernels("classic")
+    assert len(kernels) == 3                   # the search, the scoring, the description
     before = {k: list(k.signatures) for k in kernels}
-    _warmup.compile_them("classic")
-    _warmup.compile_meanwhile("classic")
+    ready_with = []
+    _warmup.compile_them("classic", lambda: ready_with.append(
+        [bool(k.signatures) for k in kernels]))
     assert {k: list(k.signatures) for k in kernels} == before
-    assert _warmup.describe_here("joker") and not _warmup.describe_here("classic")
+    assert ready_with == [[True, True, True]]  # (all three compiled by the solve above)
     from solver.policy import POLICY_TABLE, set_hands_kernel
     rs = solver.rule_set("classic")
     kernel = set_hands_kernel(POLICY_TABLE, rs.scheme, rs.cards_dealt)
     assert _warmup.start(kernel) is None                               # nothing cold here
+    assert not _warmup.describing(None, "classic")
     monkeypatch.setenv(_warmup.WARMUP_ENV, "0")
     cold = numba.njit(lambda x: x)
     assert _warmup.start(cold) is None
     _warmup.finish(None)
+
+
+def test_the_solve_waits_for_the_other_process_to_be_ready_not_to_end():
+    """finish() returns once the other process says the search and the scoring are
+    compiled (leaving it to compile the description), or once it ends without saying so."""
+    from solver import _warmup
+    says_ready = subprocess.Popen(
+        [sys.executable, "-c", f"print({_warmup.READY!r}, flush=True); input()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        _warmup.finish(says_ready)
+        assert says_ready.poll() is None               # still at work: not waited for
+    finally:
+        says_ready.stdin.close()
+        says_ready.wait()
+    silent = subprocess.Popen([sys.executable, "-c", "pass"], stdout=subprocess.PIPE, text=True)
+    _warmup.finish(silent)
+    assert silent.wait() == 0
+
+
+def _processes_naming(folder: Path) -> bool:
+    """Whether any process's command line names ``folder`` (Linux: /proc)."""
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if str(folder) in cmdline.read_bytes().replace(b"\0", b" ").decode(errors="replace"):
+                return True
+        except OSError:
+            pass
+    return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists() or (os.cpu_count() or 1) < 2,
+                    reason="needs a second core and Linux's /proc")
+def test_a_first_run_describes_in_python_while_the_other_process_compiles(tmp_path):
+    """A first ``python -m solver`` on a fresh copy of the package (no cache): the other
+    process compiles the search and the scoring, says so, and goes on compiling the
+    description after the solve has described its answer in Python and returned; once it
+    is done, a second run compiles nothing, and prints the same answer and the same
+    description."""
+    shutil.copytree(ROOT / "solver", tmp_path / "solver",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    env = {k: v for k, v in os.environ.items() if k not in (_jit.QUIET_ENV, "NUMBA_CACHE_DIR")}
+    env.update(SOLVER_CACHE_DIR=str(tmp_path / "tables"), PYTHONPATH=str(tmp_path))
+    command = [sys.executable, "-m", "solver", "--rules", "pagat", "--seed", "3"]
+    first = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True,
+                           check=True, timeout=600)
+    assert "compiling the solver's kernels" in first.stderr
+    for _ in range(1200):                      # the description, for the solves to come
+        if not _processes_naming(tmp_path):
+            break
+        time.sleep(0.1)
+    second = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True,
+                            check=True, timeout=600)
+    assert second.stderr == ""
+    timing = re.compile(r"^\(\d+\.\d+ s\)$", re.M)     # the one line that differs
+    assert timing.sub("", second.stdout) == timing.sub("", first.stdout)
+    assert "best setting" in first.stdout and "row" in first.stdout
 
 
 CLOSURES = """

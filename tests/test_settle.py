@@ -233,6 +233,12 @@ def test_the_solvers_kernels_score_and_describe_as_the_settlement_core(rng, rule
         assert scoop.tolist() == want_scoop.tolist() and scooped.tolist() == want_scooped.tolist()
         assert bonus == want_bonus
         assert rs.scheme not in (SCHEME_SCOOP, SCHEME_MANDARIN) or seats < 4 or home_runs > 0
+        # The description by the kernel's source run as plain Python (a first solve's,
+        # while another process compiles the kernel): the same counts, of the same types.
+        in_python = scoring.describe(ours, opp, fouled, auto, params, in_python=True)
+        compiled = (rows, scoop, scooped, home_runs, bonus)
+        assert [type(x) for x in in_python] == [type(x) for x in compiled]
+        assert all(np.array_equal(a, b) for a, b in zip(in_python, compiled))
 
 
 def test_breakdown_prints_every_pair():
