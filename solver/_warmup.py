@@ -110,15 +110,23 @@ def start(meanwhile, rules: str = "classic") -> Optional[subprocess.Popen]:
             f"from solver._warmup import compile_them, _say_ready; "
             f"compile_them({rules!r}, _say_ready)")
     try:
-        return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        process = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                   text=True)
     except OSError:
         return None                   # cannot start a process here: compile in this one
+    _describing[_scheme(rules)] = process
+    return process
 
 
-# The processes that finish() left compiling the description, kept so that none is
-# garbage-collected while it runs (and reaped once done).
-_describing: list = []
+# The last process started for each scoring scheme, which goes on compiling that scheme's
+# description after finish() (kept so that it is not garbage-collected while it runs).
+_describing: dict = {}
+
+
+def _scheme(rules: str) -> int:
+    from .rules import rule_set
+    return rule_set(rules).scheme
 
 
 def finish(process: Optional[subprocess.Popen]) -> None:
@@ -135,17 +143,23 @@ def finish(process: Optional[subprocess.Popen]) -> None:
         process.wait()
         listen.join()
     process.stdout.close()
-    _describing[:] = [p for p in _describing if p.poll() is None] + [process]
 
 
-def describing(process: Optional[subprocess.Popen], rules: str) -> bool:
-    """Whether :func:`start`'s ``process`` is still compiling the description of the
-    answer, so that this process should describe it by the kernel's Python source."""
+def describing(rules: str) -> bool:
+    """Whether a process :func:`start` started for the scoring scheme of ``rules`` is
+    still compiling its description of the answer (the kernel is cold here), so that a
+    solve describes its answer by the kernel's source run as Python instead of
+    compiling it too."""
+    if not _describing:
+        return False                  # (every solve asks: the usual answer comes first)
     from ._jit import cold_kernels
-    from .rules import rule_set
     from .scoring import describer
-    return (process is not None and process.poll() is None
-            and bool(cold_kernels([describer(rule_set(rules).scheme)])))
+    scheme = _scheme(rules)
+    process = _describing.get(scheme)
+    if process is None or process.poll() is not None:
+        _describing.pop(scheme, None)
+        return False
+    return bool(cold_kernels([describer(scheme)]))
 
 
 if __name__ == "__main__":

@@ -219,7 +219,7 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
     discards = names(reading_order([own[p] for p in range(len(own)) if not used >> p & 1],
                                    group=False))
     rows, scoop, scooped, home_runs, bonus = describe(
-        cand_vals[best], *opp, params, in_python=_warmup.describing(warming, rs.name))
+        cand_vals[best], *opp, params, in_python=_warmup.describing(rs.name))
     compared = int(rows[0].sum())
     row_rates = {name: tuple(float(x) / compared if compared else 0.0 for x in rows[r])
                  for r, name in enumerate(ROWS)}

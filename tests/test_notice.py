@@ -180,7 +180,7 @@ def test_the_warm_up_compiles_what_a_solve_runs(monkeypatch):
     rs = solver.rule_set("classic")
     kernel = set_hands_kernel(POLICY_TABLE, rs.scheme, rs.cards_dealt)
     assert _warmup.start(kernel) is None                               # nothing cold here
-    assert not _warmup.describing(None, "classic")
+    assert not _warmup.describing("classic")          # (compiled here)
     monkeypatch.setenv(_warmup.WARMUP_ENV, "0")
     cold = numba.njit(lambda x: x)
     assert _warmup.start(cold) is None
@@ -203,6 +203,25 @@ def test_the_solve_waits_for_the_other_process_to_be_ready_not_to_end():
     silent = subprocess.Popen([sys.executable, "-c", "pass"], stdout=subprocess.PIPE, text=True)
     _warmup.finish(silent)
     assert silent.wait() == 0
+
+
+def test_a_solve_describes_in_python_while_a_process_compiles_the_description(monkeypatch):
+    """describing(): yes while a process started for the rule set's scoring scheme runs
+    and the description's kernel is still cold here; no once either is over, or for
+    another scheme."""
+    from solver import _warmup
+    child = subprocess.Popen([sys.executable, "-c", "input()"], stdin=subprocess.PIPE)
+    monkeypatch.setitem(_warmup._describing, _warmup._scheme("classic"), child)
+    monkeypatch.setattr(_jit, "cold_kernels", lambda kernels: ["describe_kernel"])
+    try:
+        assert _warmup.describing("classic") and not _warmup.describing("joker")
+        monkeypatch.setattr(_jit, "cold_kernels", lambda kernels: [])
+        assert not _warmup.describing("classic")          # compiled (or cached) by now
+        monkeypatch.setattr(_jit, "cold_kernels", lambda kernels: ["describe_kernel"])
+    finally:
+        child.stdin.close()
+        child.wait()
+    assert not _warmup.describing("classic")              # the process has ended
 
 
 def _processes_naming(folder: Path) -> bool:
