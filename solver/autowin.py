@@ -58,14 +58,14 @@ def _three_straights(rank_counts):
             found = -2
             if low >= 0:
                 for start in (low - 1, low):      # A-2-3 starts below the deuce
-                    if start == -1 and counts[12] != 1:
-                        continue
+                    if start > 10 or (start == -1 and counts[12] != 1):
+                        continue                  # (Q-K-A is the highest: no wrap)
                     ok = True
                     for k in range(3):
                         r = start + k if start + k >= 0 else 12
                         if counts[r] != 1:
                             ok = False
-                    if ok and start <= 10:
+                    if ok:
                         found = start
                         break
             total = 0

@@ -113,6 +113,23 @@ def test_automatic_win_finder():
     assert solver.automatic_win(" ".join(P0), "pagat") is None
 
 
+def test_the_automatic_win_kernel_reads_only_its_own_arrays(rng):
+    """Run as plain Python, which checks every index (compiled kernels do not), the
+    finder's kernel agrees with itself compiled: on random hands, and on one whose three
+    cards left after two straights begin at the King (the kernel once read one past the
+    end of its rank counts there)."""
+    from solver._jit import as_python
+    from solver.autowin import automatic_win_kind
+    from solver.cards import parse_codes
+    rs = solver.rule_set("classic")
+    hands = ["2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Kh Ac Ad", "Qh Kc Ad 2s 3h 4d 5c 6s 5d 6h 7c 8d 9s"]
+    hands += [" ".join(card_name(int(c)) for c in rng.choice(52, 13, replace=False))
+              for _ in range(300)]
+    for text in hands:
+        codes = np.array(parse_codes(text, rs), np.int64)
+        assert as_python(automatic_win_kind)(codes) == automatic_win_kind(codes), text
+
+
 def test_automatic_win_split_shows_it(rng):
     deck = np.arange(52)
     hands = [" ".join(c) for c in (DRAGON, SIX_PAIRS, THREE_FLUSHES)]
