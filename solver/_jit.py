@@ -86,10 +86,9 @@ _python_versions: dict = {}        # a kernel -> its Python version
 def as_python(kernel):
     """``kernel``'s own source run as plain Python, as ``NUMBA_DISABLE_JIT=1`` would run
     it: the jitted functions it calls by their global names are their Python versions
-    too (made once and kept).  For a kernel called once whose compile would take longer
-    than running it in Python: the description of a first solve's answer, while another
-    process compiles it (solver._warmup).  A function that is not a kernel (jitting
-    disabled) is returned as it is."""
+    too (made once and kept).  For a kernel whose compile would take longer than running
+    it in Python while another process compiles it (:func:`runnable`).  A function that
+    is not a kernel (jitting disabled) is returned as it is."""
     py = getattr(kernel, "py_func", None)
     if py is None:
         return kernel
@@ -98,6 +97,34 @@ def as_python(kernel):
             py.__code__, _python_namespace(py.__globals__), py.__name__, py.__defaults__,
             py.__closure__)
     return _python_versions[kernel]
+
+
+# Kernels another process is compiling into the on-disk cache for this one
+# (solver._warmup), each with that process.
+_compiled_elsewhere: dict = {}
+
+
+def compiled_elsewhere(kernels: Iterable, process) -> None:
+    """Note that ``process`` (a subprocess.Popen) is compiling ``kernels``: until it ends
+    or they are cached, :func:`runnable` gives their Python versions."""
+    for kernel in kernels:
+        _compiled_elsewhere[kernel] = process
+
+
+def runnable(kernel):
+    """``kernel``, or, while another process is compiling it (:func:`compiled_elsewhere`)
+    and it is still cold here, its Python version (:func:`as_python`), so that this
+    process does not compile it as well: for kernels a first solve calls on little work
+    (the description of its answer, the automatic-win check of a few hundred hands)."""
+    if not _compiled_elsewhere:
+        return kernel                 # (every call asks: the usual answer comes first)
+    process = _compiled_elsewhere.get(kernel)
+    if process is None:
+        return kernel
+    if process.poll() is not None or _is_warm(kernel):
+        _compiled_elsewhere.pop(kernel, None)
+        return kernel
+    return as_python(kernel)
 
 
 def _python_namespace(module_globals: dict) -> dict:

@@ -10,16 +10,17 @@ search and the scoring (about 4.5 and 1.3 s), and the description of the answer 
 scoring scheme alone.
 When they are cold and there is a second core, :func:`solve` starts this module in
 another process (:func:`start`) to compile the search and the scoring, say so on its
-standard output, and then compile the description; the solving process meanwhile
-compiles the opponents' kernels itself by drawing the first deals (and setting its own
-hand as the model would), and waits (:func:`finish`) only until the search and the
-scoring are compiled, which it then loads from the cache instead of compiling.  It
-describes its answer by the description's source run as plain Python (tens of
-milliseconds, :func:`solver._jit.as_python`; the same counts) while the other process
-still compiles that kernel for the solves to come, which it may go on doing for about a
-second after a ``python -m solver`` has printed its answer and returned.  The answer
-does not depend on any of it: the kernels are the same whichever process compiles them.
-``SOLVER_WARMUP=0`` turns it off.
+standard output, and then compile :func:`later_kernels` (the description, and the
+automatic-win check where the rule set has one); the solving process meanwhile compiles
+the model's kernel itself by drawing the first deals (and setting its own hand as the
+model would), and waits (:func:`finish`) only until the search and the scoring are
+compiled, which it then loads from the cache instead of compiling.  It runs the later
+kernels' source as plain Python (tens of milliseconds on a first solve's work,
+:func:`solver._jit.runnable`; the same results) while the other process still compiles
+them for the solves to come, which it may go on doing for a second or two after a
+``python -m solver`` has printed its answer and returned.  The answer does not depend on
+any of it: the kernels are the same whichever process compiles them, and their Python
+source gives the same results.  ``SOLVER_WARMUP=0`` turns it off.
 """
 from __future__ import annotations
 
@@ -38,12 +39,26 @@ READY = "search and scoring compiled"     # the other process's line when they a
 def kernels(rules: str = "classic"):
     """The kernels the other process compiles (Numba dispatchers) for a solve of
     ``rules``, in order: the search and the scoring, which the solving process waits
-    for, then the description of the answer, which it need not wait for."""
+    for, then :func:`later_kernels`, which it need not wait for."""
     from .rules import rule_set
-    from .scoring import describer, score_kernel_for
+    from .scoring import score_kernel_for
     from .search import nondominated_arrangements
-    scheme = rule_set(rules).scheme
-    return [nondominated_arrangements, score_kernel_for(scheme), describer(scheme)]
+    return [nondominated_arrangements, score_kernel_for(rule_set(rules).scheme)] + (
+        later_kernels(rules))
+
+
+def later_kernels(rules: str = "classic"):
+    """The kernels a first solve runs on little work, which it runs as Python while the
+    other process compiles them (:func:`solver._jit.runnable`): the description of the
+    answer, and where the rule set has automatic wins, the check for them (about 1 and
+    2 s of compiling, against tens of milliseconds as Python)."""
+    from .autowin import automatic_win_kind
+    from .policy import _declared_automatic_wins
+    from .rules import rule_set
+    from .scoring import describer
+    rs = rule_set(rules)
+    return [describer(rs.scheme)] + (
+        [_declared_automatic_wins, automatic_win_kind] if rs.automatic_wins else [])
 
 
 def _opponents_of(cand):
@@ -74,6 +89,12 @@ def compile_them(rules: str = "classic", ready=None) -> None:
     if ready is not None:
         ready()
     _describe_once(rules)
+    if rs.automatic_wins:
+        from .autowin import automatic_win_kind
+        from .policy import _declared_automatic_wins
+        hands = codes.reshape(1, 1, 13)
+        _declared_automatic_wins(hands, np.zeros((1, 1), np.int8), 0, 1)
+        automatic_win_kind(codes)              # (also called on its own: the solver's hand)
 
 
 def _say_ready() -> None:
@@ -95,7 +116,7 @@ def start(meanwhile, rules: str = "classic") -> Optional[subprocess.Popen]:
     """Start compiling :func:`kernels` in another process when that can help: some are
     cold, so is ``meanwhile`` (the kernel this process compiles in the meantime), the
     machine has a second core, and ``SOLVER_WARMUP`` is not ``0``."""
-    from ._jit import cold_kernels
+    from ._jit import cold_kernels, compiled_elsewhere
     # The cheap test first: once compiled (every solve after the first), nothing else is
     # asked (os.cpu_count() reads /proc, a tenth of a millisecond).
     if not cold_kernels([meanwhile]):
@@ -115,24 +136,14 @@ def start(meanwhile, rules: str = "classic") -> Optional[subprocess.Popen]:
                                    text=True)
     except OSError:
         return None                   # cannot start a process here: compile in this one
-    _describing[_scheme(rules)] = process
+    compiled_elsewhere(later_kernels(rules), process)
     return process
-
-
-# The last process started for each scoring scheme, which goes on compiling that scheme's
-# description after finish() (kept so that it is not garbage-collected while it runs).
-_describing: dict = {}
-
-
-def _scheme(rules: str) -> int:
-    from .rules import rule_set
-    return rule_set(rules).scheme
 
 
 def finish(process: Optional[subprocess.Popen]) -> None:
     """Wait for :func:`start`'s process until it has compiled the search and the scoring
     (it says so, or it ends; at most WAIT_SECONDS: whatever it did not compile, this
-    process compiles when it calls the kernel), and leave it compiling the description."""
+    process compiles when it calls the kernel), and leave it compiling the later kernels."""
     if process is None:
         return
     listen = threading.Thread(target=process.stdout.readline, name="warm-up", daemon=True)
@@ -143,23 +154,6 @@ def finish(process: Optional[subprocess.Popen]) -> None:
         process.wait()
         listen.join()
     process.stdout.close()
-
-
-def describing(rules: str) -> bool:
-    """Whether a process :func:`start` started for the scoring scheme of ``rules`` is
-    still compiling its description of the answer (the kernel is cold here), so that a
-    solve describes its answer by the kernel's source run as Python instead of
-    compiling it too."""
-    if not _describing:
-        return False                  # (every solve asks: the usual answer comes first)
-    from ._jit import cold_kernels
-    from .scoring import describer
-    scheme = _scheme(rules)
-    process = _describing.get(scheme)
-    if process is None or process.poll() is not None:
-        _describing.pop(scheme, None)
-        return False
-    return bool(cold_kernels([describer(scheme)]))
 
 
 if __name__ == "__main__":

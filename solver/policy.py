@@ -20,7 +20,7 @@ import functools
 from pathlib import Path
 
 import numpy as np
-from ._jit import in_ranges, njit
+from ._jit import in_ranges, njit, runnable
 from .autowin import KIND_DRAGON, automatic_win_kind
 from .kernels import ordinal3, ordinal5
 from .model import (M_SCHEME, N_PARAMS, N_RECORD, ModelTables, TableModel, model_seats,
@@ -213,7 +213,8 @@ def set_hands(hands, t, kind, mt, params, field, n_seats, detect_auto):
     masks = np.zeros((S, n_opp, 3), np.int64)
     work = S * n_opp
     if detect_auto:
-        in_ranges(lambda a, b: _declared_automatic_wins(hands, auto, a, b), S, work / 8)
+        declared = runnable(_declared_automatic_wins)   # (as Python on a first solve)
+        in_ranges(lambda a, b: declared(hands, auto, a, b), S, work / 8)
     if kind == POLICY_TABLE:
         kernel = _set_hands_table(int(mt.params[M_SCHEME]), hands.shape[2])
 

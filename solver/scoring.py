@@ -20,7 +20,7 @@ import functools
 
 import numpy as np
 
-from ._jit import as_python, in_ranges, njit
+from ._jit import in_ranges, njit, runnable
 from .rules import (CATEGORIES, CATEGORY_INDEX, SCHEME_EASTERN, SCHEME_MANDARIN,
                     SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN, RuleSet)
 from .tables import CATEGORY_SHIFT
@@ -309,14 +309,12 @@ def score_candidates(cand_vals, our_auto, opp_vals, opp_fouled, opp_auto, params
     return out
 
 
-def describe(our_vals, opp_vals, opp_fouled, opp_auto, params, *, in_python: bool = False):
+def describe(our_vals, opp_vals, opp_fouled, opp_auto, params):
     """Counts for the Solution: per-row win/tie/loss (rows[r] = wins, ties, losses against
     each compared opponent), scoops each way per opponent, home runs, and net bonus units
-    of the rows ``our_vals`` over the sampled deals (by :func:`describer`'s kernel; with
-    ``in_python``, by its source run as plain Python, the same counts without compiling
-    it: a first solve does so while another process compiles it)."""
-    kernel = describer(int(params[P_SCHEME]))
-    rows, scoop, scooped, home_runs, bonus = (as_python(kernel) if in_python else kernel)(
+    of the rows ``our_vals`` over the sampled deals (by :func:`describer`'s kernel, or its
+    source run as Python while another process compiles it: :func:`solver._jit.runnable`)."""
+    rows, scoop, scooped, home_runs, bonus = runnable(describer(int(params[P_SCHEME])))(
         our_vals, opp_vals, opp_fouled, opp_auto, params)
     return rows.reshape(3, 3), scoop, scooped, int(home_runs), int(bonus)
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from . import _warmup
 from ._checks import check_int
-from ._jit import compile_progress
+from ._jit import compile_progress, runnable
 from .autowin import KIND_NAMES, auto_code, automatic_win_kind
 from .cards import CardsLike, card_name, names
 from .display import reading_order
@@ -218,8 +218,7 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
     used = int(masks[best, 0] | masks[best, 1] | masks[best, 2])
     discards = names(reading_order([own[p] for p in range(len(own)) if not used >> p & 1],
                                    group=False))
-    rows, scoop, scooped, home_runs, bonus = describe(
-        cand_vals[best], *opp, params, in_python=_warmup.describing(rs.name))
+    rows, scoop, scooped, home_runs, bonus = describe(cand_vals[best], *opp, params)
     compared = int(rows[0].sum())
     row_rates = {name: tuple(float(x) / compared if compared else 0.0 for x in rows[r])
                  for r, name in enumerate(ROWS)}
@@ -235,7 +234,7 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
                       f"(use more samples)", UserWarning, stacklevel=2)
     auto_name, declare, ev_declare = None, None, None
     if rs.automatic_wins and len(own) == 13:
-        kind = int(automatic_win_kind(codes))
+        kind = int(runnable(automatic_win_kind)(codes))
         if kind:
             auto_name = KIND_NAMES[kind]
             declared = score_candidates(cand_vals[:1], auto_code(kind), *opp, params)

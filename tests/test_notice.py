@@ -169,18 +169,20 @@ def test_the_warm_up_compiles_what_a_solve_runs(monkeypatch):
     from solver import _warmup
     solver.solve(HAND, "classic")              # the default solve
     kernels = _warmup.kernels("classic")
-    assert len(kernels) == 3                   # the search, the scoring, the description
+    # The search, the scoring, then the description and the automatic-win check.
+    assert kernels[2:] == _warmup.later_kernels("classic") and len(kernels) == 5
+    assert len(_warmup.later_kernels("pagat")) == 1
     before = {k: list(k.signatures) for k in kernels}
     ready_with = []
     _warmup.compile_them("classic", lambda: ready_with.append(
         [bool(k.signatures) for k in kernels]))
     assert {k: list(k.signatures) for k in kernels} == before
-    assert ready_with == [[True, True, True]]  # (all three compiled by the solve above)
+    assert ready_with == [[True] * 5]          # (all compiled by the solve above)
     from solver.policy import POLICY_TABLE, set_hands_kernel
     rs = solver.rule_set("classic")
     kernel = set_hands_kernel(POLICY_TABLE, rs.scheme, rs.cards_dealt)
     assert _warmup.start(kernel) is None                               # nothing cold here
-    assert not _warmup.describing("classic")          # (compiled here)
+    assert all(_jit.runnable(k) is k for k in kernels)
     monkeypatch.setenv(_warmup.WARMUP_ENV, "0")
     cold = numba.njit(lambda x: x)
     assert _warmup.start(cold) is None
@@ -205,23 +207,28 @@ def test_the_solve_waits_for_the_other_process_to_be_ready_not_to_end():
     assert silent.wait() == 0
 
 
-def test_a_solve_describes_in_python_while_a_process_compiles_the_description(monkeypatch):
-    """describing(): yes while a process started for the rule set's scoring scheme runs
-    and the description's kernel is still cold here; no once either is over, or for
-    another scheme."""
-    from solver import _warmup
+def test_a_kernel_another_process_compiles_runs_as_python_meanwhile(monkeypatch):
+    """runnable(): a kernel's Python version while the process noted as compiling it
+    runs and the kernel is still cold here; the kernel itself once either is over, and
+    for kernels no process was noted for."""
+    from solver.scoring import describer
+    kernel = describer(solver.rule_set("classic").scheme)
+    other = describer(solver.rule_set("joker").scheme)
+    monkeypatch.setattr(_jit, "_compiled_elsewhere", {})
     child = subprocess.Popen([sys.executable, "-c", "input()"], stdin=subprocess.PIPE)
-    monkeypatch.setitem(_warmup._describing, _warmup._scheme("classic"), child)
-    monkeypatch.setattr(_jit, "cold_kernels", lambda kernels: ["describe_kernel"])
     try:
-        assert _warmup.describing("classic") and not _warmup.describing("joker")
-        monkeypatch.setattr(_jit, "cold_kernels", lambda kernels: [])
-        assert not _warmup.describing("classic")          # compiled (or cached) by now
-        monkeypatch.setattr(_jit, "cold_kernels", lambda kernels: ["describe_kernel"])
+        _jit.compiled_elsewhere([kernel], child)
+        monkeypatch.setattr(_jit, "_is_warm", lambda k: False)
+        assert _jit.runnable(kernel) is _jit.as_python(kernel) is not kernel
+        assert _jit.runnable(other) is other
+        monkeypatch.setattr(_jit, "_is_warm", lambda k: True)      # cached by the other
+        assert _jit.runnable(kernel) is kernel
+        _jit.compiled_elsewhere([kernel], child)
+        monkeypatch.setattr(_jit, "_is_warm", lambda k: False)
     finally:
         child.stdin.close()
         child.wait()
-    assert not _warmup.describing("classic")              # the process has ended
+    assert _jit.runnable(kernel) is kernel                         # the process has ended
 
 
 def _processes_naming(folder: Path) -> bool:
@@ -237,17 +244,17 @@ def _processes_naming(folder: Path) -> bool:
 
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists() or (os.cpu_count() or 1) < 2,
                     reason="needs a second core and Linux's /proc")
-def test_a_first_run_describes_in_python_while_the_other_process_compiles(tmp_path):
+def test_a_first_run_runs_as_python_what_the_other_process_compiles_later(tmp_path):
     """A first ``python -m solver`` on a fresh copy of the package (no cache): the other
     process compiles the search and the scoring, says so, and goes on compiling the
-    description after the solve has described its answer in Python and returned; once it
-    is done, a second run compiles nothing, and prints the same answer and the same
-    description."""
+    description and the automatic-win check after the solve has run them as Python and
+    returned; once it is done, a second run compiles nothing, and prints the same answer
+    and the same description."""
     shutil.copytree(ROOT / "solver", tmp_path / "solver",
                     ignore=shutil.ignore_patterns("__pycache__"))
     env = {k: v for k, v in os.environ.items() if k not in (_jit.QUIET_ENV, "NUMBA_CACHE_DIR")}
     env.update(SOLVER_CACHE_DIR=str(tmp_path / "tables"), PYTHONPATH=str(tmp_path))
-    command = [sys.executable, "-m", "solver", "--rules", "pagat", "--seed", "3"]
+    command = [sys.executable, "-m", "solver", "--rules", "classic", "--seed", "3"]
     first = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True,
                            check=True, timeout=600)
     assert "compiling the solver's kernels" in first.stderr

@@ -6,6 +6,7 @@ import pytest
 import naive
 import solver
 from solver import scoring
+from solver._jit import as_python
 from solver.cards import card_name, deck_codes
 from solver.rules import SCHEME_MANDARIN, SCHEME_SCOOP
 from test_naive_selfcheck import (BONUS_EXAMPLE_1, BONUS_EXAMPLE_2, DRAGON, JOKER_EXAMPLE_DEAL,
@@ -118,7 +119,6 @@ def test_the_automatic_win_kernel_reads_only_its_own_arrays(rng):
     finder's kernel agrees with itself compiled: on random hands, and on one whose three
     cards left after two straights begin at the King (the kernel once read one past the
     end of its rank counts there)."""
-    from solver._jit import as_python
     from solver.autowin import automatic_win_kind
     from solver.cards import parse_codes
     rs = solver.rule_set("classic")
@@ -252,10 +252,11 @@ def test_the_solvers_kernels_score_and_describe_as_the_settlement_core(rng, rule
         assert rs.scheme not in (SCHEME_SCOOP, SCHEME_MANDARIN) or seats < 4 or home_runs > 0
         # The description by the kernel's source run as plain Python (a first solve's,
         # while another process compiles the kernel): the same counts, of the same types.
-        in_python = scoring.describe(ours, opp, fouled, auto, params, in_python=True)
-        compiled = (rows, scoop, scooped, home_runs, bonus)
-        assert [type(x) for x in in_python] == [type(x) for x in compiled]
-        assert all(np.array_equal(a, b) for a, b in zip(in_python, compiled))
+        p_rows, p_scoop, p_scooped, p_home_runs, p_bonus = as_python(
+            scoring.describer(rs.scheme))(ours, opp, fouled, auto, params)
+        assert p_rows.reshape(3, 3).tolist() == rows.tolist() and p_home_runs == home_runs
+        assert p_scoop.tolist() == scoop.tolist() and p_scooped.tolist() == scooped.tolist()
+        assert p_bonus == bonus and p_rows.dtype == p_scoop.dtype == scoop.dtype == np.int64
 
 
 def test_breakdown_prints_every_pair():
