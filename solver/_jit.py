@@ -3,7 +3,9 @@ notice printed while kernels compile for the first time.
 
 ``cache=True`` keeps compiled kernels on disk between processes; ``nogil`` lets callers
 run kernels from threads.  Setting ``NUMBA_DISABLE_JIT=1`` runs every kernel as plain
-Python (slow, but it lets coverage and debuggers see inside them).
+Python (slow, but it lets coverage and debuggers see inside them); :func:`as_python`
+does so for one kernel, and :func:`runnable` for a kernel another process is compiling
+meanwhile (a first solve's, see solver._warmup).
 
 The first solve on a machine compiles the kernels (seconds of Numba's work) and Numba
 keeps them in its on-disk cache (``*.nbi`` index and ``*.nbc`` data files in the
@@ -99,6 +101,18 @@ def as_python(kernel):
     return _python_versions[kernel]
 
 
+def _python_namespace(module_globals: dict) -> dict:
+    """A copy of a module's globals with every kernel in it replaced by its Python
+    version (whose globals are this copy, or its own module's)."""
+    key = id(module_globals)
+    if key not in _python_namespaces:
+        namespace = _python_namespaces[key] = dict(module_globals)
+        for name, value in module_globals.items():
+            if isinstance(value, numba.core.registry.CPUDispatcher):
+                namespace[name] = as_python(value)
+    return _python_namespaces[key]
+
+
 # Kernels another process is compiling into the on-disk cache for this one
 # (solver._warmup), each with that process.
 _compiled_elsewhere: dict = {}
@@ -125,18 +139,6 @@ def runnable(kernel):
         _compiled_elsewhere.pop(kernel, None)
         return kernel
     return as_python(kernel)
-
-
-def _python_namespace(module_globals: dict) -> dict:
-    """A copy of a module's globals with every kernel in it replaced by its Python
-    version (whose globals are this copy, or its own module's)."""
-    key = id(module_globals)
-    if key not in _python_namespaces:
-        namespace = _python_namespaces[key] = dict(module_globals)
-        for name, value in module_globals.items():
-            if isinstance(value, numba.core.registry.CPUDispatcher):
-                namespace[name] = as_python(value)
-    return _python_namespaces[key]
 
 
 def _is_warm(kernel) -> bool:

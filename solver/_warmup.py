@@ -1,5 +1,6 @@
-"""Compile the search and scoring kernels of a solve, and the description of its answer,
-into Numba's on-disk cache: ``python -m solver._warmup``.
+"""Compile the search and scoring kernels of a solve, and the ones it runs on little work
+(the description of its answer, the automatic-win check), into Numba's on-disk cache:
+``python -m solver._warmup``.
 
 The first solve on a machine compiles its kernels, about 11 seconds of one core, most of
 it Numba's own work (LLVM's optimisation level barely changes it).  They fall into
