@@ -6,7 +6,7 @@ the description of the answer for the solves to come, for about a second after i
 returns: see solver._warmup), so that runs do not overlap.  ``farm-bench`` times whole
 commands, so it would count that wait; this script does not.
 
-    git archive 86dda64 solver | tar -x -C /tmp/solver-old
+    mkdir /tmp/solver-old && git archive cb507a9 solver | tar -x -C /tmp/solver-old
     python3 benchmarks/first_run.py /tmp/solver-old . [-n 7] [--rules classic]
 
 Prints each run, then per checkout the median wall time (min-max) and the median of the
