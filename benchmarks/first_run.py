@@ -39,21 +39,31 @@ def first_run(root: Path, rules: "str | None") -> float:
         seconds = time.perf_counter() - start
         if run.returncode != 0 or "best setting" not in run.stdout:
             raise SystemExit(f"{root}: the first run failed:\n{run.stdout}\n{run.stderr}")
-        _wait_for_processes_in(work)
+        wait_until_unused(work)
         return seconds
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _wait_for_processes_in(folder: Path, limit: float = 120.0) -> None:
-    """Wait until no process's command line names ``folder`` (the warm-up process is
-    started with its package's path in its command)."""
+def wait_until_unused(folder, limit: float = 120.0) -> None:
+    """Wait (at most ``limit`` seconds) until no process names ``folder`` in its command
+    line or its environment: the warm-up process of a first solve is started with its
+    package's path in its command, and inherits the caches' folders (NUMBA_CACHE_DIR,
+    SOLVER_CACHE_DIR) in its environment.  Linux (/proc)."""
     end = time.monotonic() + limit
-    while time.monotonic() < end:
-        found = subprocess.run(["pgrep", "-f", str(folder)], capture_output=True)
-        if found.returncode != 0:
-            return
+    while time.monotonic() < end and _named_by_a_process(str(folder)):
         time.sleep(0.05)
+
+
+def _named_by_a_process(folder: str) -> bool:
+    for proc in Path("/proc").glob("[0-9]*"):
+        for name in ("cmdline", "environ"):
+            try:
+                if folder.encode() in (proc / name).read_bytes():
+                    return True
+            except OSError:
+                pass                  # a process that ended meanwhile, or not ours
+    return False
 
 
 def main() -> None:

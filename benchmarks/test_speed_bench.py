@@ -40,6 +40,7 @@ import pytest
 
 import solver
 from solver.cards import card_name, deck_codes
+from first_run import wait_until_unused
 from test_solve_bench import FRESH       # the script a fresh process runs (benchmarks/)
 
 CASES = {"joker": (17, None), "bonus": (16, "7c"), "classic": (13, None), "pagat": (13, None)}
@@ -186,27 +187,13 @@ def test_threads(benchmark, rule_set, samples):
 
 
 def _remove_when_unused(folders: list) -> None:
-    """Remove the folders once no process names them in its command line or environment
-    (a first solve leaves its warm-up process compiling into its caches for a second or
-    two after it returns: solver._warmup), so that rounds neither overlap nor race it."""
+    """Remove the folders once no process uses them (a first solve leaves its warm-up
+    process compiling into its caches for a second or two after it returns:
+    solver._warmup), so that rounds neither overlap nor race it."""
     for folder in folders:
-        for _ in range(1200):
-            if not _used(folder):
-                break
-            time.sleep(0.05)
+        wait_until_unused(folder)
         shutil.rmtree(folder, ignore_errors=True)
     folders.clear()
-
-
-def _used(folder: str) -> bool:
-    for proc in Path("/proc").glob("[0-9]*"):
-        for name in ("cmdline", "environ"):
-            try:
-                if folder.encode() in (proc / name).read_bytes():
-                    return True
-            except OSError:
-                pass
-    return False
 
 
 @pytest.mark.parametrize("rule_set", ["joker", "classic"])
