@@ -114,9 +114,36 @@ _HIGH_FIRST = tuple((12 - c % 13) * 4 + (0 if c >= 52 else c // 13)
                     for c in range(FIRST_JOKER))
 
 
+# A real card's suit slot, the tie-break among equal ranks in reading order (s h d c; the
+# second spade set shares slot 0).
+_SUIT_SLOT = tuple(0 if c >= 52 else c // 13 for c in range(FIRST_JOKER))
+
+
+@functools.lru_cache(maxsize=65536)
+def _rank_places(value: int, size: int) -> tuple[int, ...]:
+    """For each rank, 4 times the place of its first card in :func:`counted_ranks`'
+    order (a rank a row of this value does not hold: past the end)."""
+    places = [4 * size] * 13
+    for place, rank in reversed(list(enumerate(_counted(value, size)))):
+        places[rank] = 4 * place
+    return tuple(places)
+
+
 def _as_counted(codes: list[int], value: int) -> list[int]:
     """``codes`` ordered as :func:`counted_ranks` says, a joker where no real card of
     the counted rank is left (suits s h d c among equal ranks)."""
+    if max(codes) < FIRST_JOKER:
+        # No joker (every row of a 52-card deck): each card's rank is counted as often as
+        # the row holds it, so the order is each rank's place, then the suit.  Twice as
+        # fast as the general way below, which quick_set and solve pay for each row.
+        places = _rank_places(value, len(codes))
+        return sorted(codes, key=lambda c: places[c % 13] + _SUIT_SLOT[c])
+    return _as_counted_with_jokers(codes, value)
+
+
+def _as_counted_with_jokers(codes: list[int], value: int) -> list[int]:
+    """:func:`_as_counted` in general: the counted ranks one by one, each taking the first
+    real card of that rank left in reading order, else a joker."""
     jokers = [c for c in codes if c >= FIRST_JOKER]
     real = sorted([c for c in codes if c < FIRST_JOKER], key=_HIGH_FIRST.__getitem__)
     out = []

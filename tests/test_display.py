@@ -2,6 +2,7 @@
 import pytest
 
 import solver
+from solver.cards import FIRST_JOKER
 from solver.display import arrangement_text, label, row_line, sort_row
 
 
@@ -54,3 +55,46 @@ def test_a_solution_in_each_scheme_shows_what_the_rule_set_has():
             assert any(line.startswith(scoops) for line in lines)
         assert ("bonus units" in text) == (rules not in ("classic", "pagat")), rules
         assert "units: your net score in one deal" in text
+
+
+def _strong_rows(rng, deck_codes, size, count):
+    """Rows of real cards, most of them made to hold a hand (a few ranks, one suit, a
+    run of ranks) so that every category turns up, some of them drawn at random."""
+    from solver.cards import code_rank, code_suit
+    deck = [c for c in deck_codes if c < FIRST_JOKER]
+    by = [lambda c, keep: code_rank(c) in keep, lambda c, keep: code_suit(c) in keep,
+          lambda c, keep: code_rank(c) in keep, lambda c, keep: True]
+    rows = []
+    while len(rows) < count:
+        way = len(rows) % 4
+        if way == 0:
+            keep = set(rng.choice(13, size=int(rng.integers(1, 4)), replace=False).tolist())
+        elif way == 1:
+            keep = {int(rng.integers(4))}
+        else:
+            top = int(rng.integers(4, 14))
+            keep = {r % 13 for r in range(top - 5, top)} if way == 2 else set()
+        pool = [c for c in deck if by[way](c, keep)]
+        if len(pool) >= size:
+            rows.append([int(c) for c in rng.choice(pool, size=size, replace=False)])
+    return rows
+
+
+@pytest.mark.parametrize("rules, cut", [("pagat", None), ("classic", None), ("bonus", "7c"),
+                                        ("joker", None)])
+def test_rows_without_jokers_read_as_the_general_way_reads_them(rules, cut):
+    """The quick order of a row of real cards (each rank's place, then the suit) is the
+    general one's (each counted rank takes its first card left), category by category."""
+    import numpy as np
+    from solver.cards import deck_codes, format_cards, parse_codes
+    from solver.display import _as_counted, _as_counted_with_jokers
+    rng = np.random.default_rng(11)
+    deck = [c for c in deck_codes(rules) if cut is None or c not in parse_codes(cut, rules)]
+    seen = set()
+    for size in (3, 5):
+        for codes in _strong_rows(rng, deck, size, 3000):
+            value = solver.row_value(format_cards(codes), rules, cut=cut)
+            seen.add(value.category)
+            assert _as_counted(codes, value.value) == _as_counted_with_jokers(codes, value.value)
+    assert {"pair", "two_pair", "trips", "straight", "flush", "full_house", "quads",
+            "straight_flush"} <= seen
