@@ -107,16 +107,12 @@ def _counted(value: int, size: int) -> tuple[int, ...]:
     return tuple(counted_ranks(value, size))
 
 
-# The place of a real card code in reading order: high rank first, suits s h d c (a
-# code's rank is code % 13, its slot code // 13, the second spade set after the clubs:
-# the same suit as slot 0).  Equal for the two copies of a spade, which keep their order.
-_HIGH_FIRST = tuple((12 - c % 13) * 4 + (0 if c >= 52 else c // 13)
-                    for c in range(FIRST_JOKER))
-
-
-# A real card's suit slot, the tie-break among equal ranks in reading order (s h d c; the
-# second spade set shares slot 0).
+# A real card code's suit in reading order, s h d c (its slot code // 13; the second
+# spade set, after the clubs, is the same suit as slot 0), and its place in reading
+# order: high rank first (a code's rank is code % 13), then that suit.  Equal for the two
+# copies of a spade, which keep their order.
 _SUIT_SLOT = tuple(0 if c >= 52 else c // 13 for c in range(FIRST_JOKER))
+_HIGH_FIRST = tuple((12 - c % 13) * 4 + _SUIT_SLOT[c] for c in range(FIRST_JOKER))
 
 
 @functools.lru_cache(maxsize=65536)
