@@ -230,6 +230,33 @@ def set_hands(hands, t, kind, mt, params, field, n_seats, detect_auto):
     return vals, auto, masks
 
 
+def one_hand_setter(kind, t, mt, params, field, n_seats, n_cards):
+    """``set_one(codes) -> (masks, values)``: :func:`set_hands` for one hand of
+    ``n_cards`` codes that declares no automatic win, its kernel and arguments found once
+    (:func:`solver.quick_set` sets hand after hand, and finding them is a tenth of a
+    setting's time).  Safe to share between threads: each call writes only its own
+    arrays."""
+    no_auto = np.zeros((1, 1), np.int8)    # only read by the kernels
+    if kind == POLICY_TABLE:
+        kernel = _set_hands_table(int(mt.params[M_SCHEME]), n_cards)
+
+        def run(hands, vals, masks):
+            kernel(hands, t, mt, no_auto, vals, masks, 0, 1)
+    elif kind == POLICY_FIELD:
+        def run(hands, vals, masks):
+            _set_hands_field(hands, t, params, field, n_seats, no_auto, vals, masks, 0, 1)
+    else:
+        def run(hands, vals, masks):
+            _set_hands_sbf(hands, t, no_auto, vals, masks, 0, 1)
+
+    def set_one(codes):
+        vals = np.empty((1, 1, 3), np.int32)
+        masks = np.empty((1, 1, 3), np.int64)
+        run(np.array([[codes]], np.int64), vals, masks)
+        return masks[0, 0].tolist(), vals[0, 0].tolist()
+    return set_one
+
+
 def set_hands_kernel(kind, scheme, n_cards):
     """The jitted kernel :func:`set_hands` runs for policy ``kind``, a rule set of
     ``scheme`` and hands of ``n_cards`` (one a policy, and the model's one a scheme and

@@ -2,17 +2,16 @@
 from __future__ import annotations
 
 import functools
-from typing import NamedTuple, Optional
+from typing import Callable, NamedTuple, Optional
 
 import numpy as np
 
 from .cards import CardsLike, card_name, names, parse_codes
 from .display import _as_counted
-from .policy import builtin_policy, set_hands
+from .policy import builtin_policy, one_hand_setter
 from .rows import bonus_rank_of
 from .rules import RuleSet
 from .sampling import cut_codes_beside, hand_codes, prepare_hand
-from .tables import RowTables
 
 
 class _Setup(NamedTuple):
@@ -20,12 +19,7 @@ class _Setup(NamedTuple):
     next call with the same arguments (bots and servers call it hand after hand)."""
     given_rules: object       # the rules argument, held so that its id stays its own
     rules: RuleSet
-    tables: RowTables
-    n_seats: int
-    kind: int
-    model_tables: object
-    field: np.ndarray
-    params: np.ndarray
+    set_one: Callable         # codes -> (row masks, row values): policy.one_hand_setter
     cut_code: int             # the cut card's first free code in an empty hand, or -1
 
 
@@ -57,11 +51,9 @@ def quick_set(cards: CardsLike, rules, cut=None, *, players: Optional[int] = Non
             _SETUPS[key] = setup
     else:
         own = _checked_hand(cards, cut, setup)
-    # One kernel call for the setting and its rows' values (a hand as a batch of one).
-    vals, _, masks = set_hands(np.array([[own]], np.int64), setup.tables, setup.kind,
-                               setup.model_tables, setup.params, setup.field,
-                               setup.n_seats, False)
-    return _row_texts(own, masks[0, 0].tolist(), vals[0, 0].tolist())
+    # One kernel call for the setting and its rows' values.
+    masks, values = setup.set_one(own)
+    return _row_texts(own, masks, values)
 
 
 def _setup_key(rules, cut, players, policy):
@@ -90,7 +82,8 @@ def _first_call(cards, rules, cut, players, policy) -> "tuple[_Setup, list[int]]
     cut_code = -1
     if rs.cut_card:
         cut_code = parse_codes(cut if isinstance(cut, str) else card_name(int(cut)), rs)[0]
-    return _Setup(rules, rs, tables, n_seats, kind, mt, field, _params(rs), cut_code), own
+    set_one = one_hand_setter(kind, tables, mt, _params(rs), field, n_seats, rs.cards_dealt)
+    return _Setup(rules, rs, set_one, cut_code), own
 
 
 def _checked_hand(cards, cut, setup: _Setup) -> list[int]:
