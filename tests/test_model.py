@@ -246,6 +246,40 @@ def test_settings_of_every_rule_set_are_legal_and_use_the_hand(models, rng):
             assert naive.is_legal(*rows, name, None if cut is None else naive.parse(cut)[0][0])
 
 
+
+@pytest.mark.parametrize("rule_set, cut", [("classic", None), ("pagat", None), ("joker", None),
+                                           ("bonus", "7h")])
+def test_quick_set_sets_a_hand_as_the_batch_setter_does_from_any_thread(rng, rule_set, cut):
+    """quick_set's own way to the kernel (solver.policy.one_hand_setter) sets each hand as
+    set_hands, the way a solve sets its opponents, does, for every built-in policy; and
+    alike when many threads call it at once (the kernels release the GIL)."""
+    import concurrent.futures as cf
+
+    from solver.policy import builtin_policy, set_hands
+    from solver.rows import bonus_rank_of
+    from solver.sampling import prepare_hand
+    rs = solver.rule_set(rule_set)
+    exclude = solver.cards.parse_codes(cut, rs) if cut else []
+    deck = [c for c in deck_codes(rs) if c not in exclude]
+    hands = [" ".join(card_name(int(c)) for c in rng.choice(deck, rs.cards_dealt,
+                                                            replace=False))
+             for _ in range(40)]
+    for policy in (None, "field", "sbf"):
+        batch_rows = []
+        for hand in hands:
+            _, t, own, _, _, n_seats = prepare_hand(hand, rs, cut, None)
+            kind, mt, field = builtin_policy(policy, rs, n_seats, bonus_rank_of(rs, cut))
+            _, _, masks = set_hands(np.array([[own]], np.int64), t, kind, mt,
+                                    rs.scoring_params(), field, n_seats, False)
+            batch_rows.append([sorted(card_name(own[p]) for p in range(len(own))
+                                      if int(m) >> p & 1) for m in masks[0, 0]])
+        serial = [solver.quick_set(hand, rs, cut, policy=policy) for hand in hands]
+        assert [[sorted(row.split()) for row in rows] for rows in serial] == batch_rows
+        with cf.ThreadPoolExecutor(4) as threads:
+            for _ in range(3):
+                assert list(threads.map(lambda hand: solver.quick_set(
+                    hand, rs, cut, policy=policy), hands * 5)) == serial * 5
+
 # --- fields and training --------------------------------------------------------------------
 def test_field_mixing_weights_the_histograms():
     a = field_from_rows(np.array([[1, 5, 9], [2, 5, 9]]), q_scoop=0.2, q_sweep=0.0)
