@@ -46,8 +46,9 @@ _drivers: dict = {}
 
 
 def _drive_for(package, mt, n_cards):
-    """The driver of the package's setter for these tables: one a scheme and hand size
-    where the setter is compiled so (``table_setter``), else ``table_set``."""
+    """The driver of an older package's setter for these tables (one that sets a hand a
+    call): one a scheme and hand size where the setter is compiled so (``table_setter``),
+    else ``table_set``."""
     model = package.model
     if hasattr(model, "table_setter"):
         setter = model.table_setter(int(mt.params[model.M_SCHEME]), n_cards)
@@ -78,7 +79,16 @@ def _cases(package, rule_set, seats, cuts, n_hands, seed):
 def _run(package, hands, t, mt):
     masks = np.empty((len(hands), 3), np.int64)
     evs = np.empty(len(hands))
-    _drive_for(package, mt, hands.shape[1])(hands, t, mt, masks, evs)
+    model = package.model
+    if hasattr(model, "table_kernel"):
+        # A kernel that sets many hands: all of them as one table of one seat each.
+        kernel = model.table_kernel(int(mt.params[model.M_SCHEME]), hands.shape[1])
+        n = len(hands)
+        kernel(np.ascontiguousarray(hands).reshape(n, 1, -1), t, mt,
+               np.zeros((n, 1), np.int8), np.empty((n, 1, 3), np.int32),
+               masks.reshape(n, 1, 3), evs.reshape(n, 1), 0, n)
+    else:
+        _drive_for(package, mt, hands.shape[1])(hands, t, mt, masks, evs)
     return masks, evs
 
 

@@ -5,7 +5,7 @@ setters that need no sampling, from the cheapest to :func:`solver.quick_set`.
         --json benchmarks/results/setter-speed-classic-2.json
 
 The setters: strongest-back-first (``sbf``), the previous opponent model (``field``),
-the table model searching only its first K Backs (``backs=K``: ``solver.model.table_set``
+the table model searching only its first K Backs (``backs=K``: ``solver.model.table_kernel``
 with its ``backs`` limit, inexact, never shipped) and the table model itself (``model``:
 what ``quick_set`` and every sampled opponent of ``solve`` use).
 
@@ -32,9 +32,8 @@ import numpy as np
 import solver
 from solver.arena import Setter
 from solver.cards import card_name, deck_codes
-from solver.model import M_SCHEME, table_setter
-from solver.policy import (_set_hands_field, _set_hands_sbf, _set_hands_table,
-                           builtin_policy, reference_field)
+from solver.model import M_SCHEME, table_kernel, table_setter
+from solver.policy import _set_hands_field, _set_hands_sbf, builtin_policy, reference_field
 from solver.rows import bonus_rank_of, tables_for
 from solver.sampling import prepare_hand
 
@@ -68,12 +67,12 @@ def _kernels(rs, seats, cut):
     runs = {"sbf": lambda h, a, v, m: _set_hands_sbf(h, t, a, v, m, 0, len(h)),
             "field": lambda h, a, v, m: _set_hands_field(h, t, params, field, seats, a, v, m,
                                                          0, len(h))}
+    def model(backs):
+        kernel = table_kernel(scheme, n, backs)
+        return lambda h, a, v, m: kernel(h, t, mt, a, v, m, np.empty(h.shape[:2]), 0, len(h))
     for k in BACKS:
-        runs[f"backs={k}"] = (lambda kernel: lambda h, a, v, m: kernel(h, t, mt, a, v, m, 0,
-                                                                       len(h)))(
-            _set_hands_table(scheme, n, k))
-    runs["model"] = (lambda kernel: lambda h, a, v, m: kernel(h, t, mt, a, v, m, 0, len(h)))(
-        _set_hands_table(scheme, n))
+        runs[f"backs={k}"] = model(k)
+    runs["model"] = model(None)
     return runs
 
 

@@ -2,9 +2,9 @@
 (the description of its answer, the automatic-win check), into Numba's on-disk cache:
 ``python -m solver._warmup``.
 
-The first solve on a machine compiles its kernels, about 11 seconds of one core, most of
+The first solve on a machine compiles its kernels, about 10 seconds of one core, most of
 it Numba's own work (LLVM's optimisation level barely changes it).  They fall into
-independent groups: the kernels that set the opponents' hands (the model's, about 5 s,
+independent groups: the kernels that set the opponents' hands (the model's, about 4.5 s,
 and where the rule set has automatic wins the one that finds them, about 2 s), the
 search and the scoring (about 4.5 and 1.3 s), and the description of the answer (about
 1 s); the model, the scoring and the description are compiled for the rule set's

@@ -80,7 +80,7 @@ def _three_straights(rank_counts):
 
 @njit
 def _counts(codes):
-    rank_counts = np.empty(13, np.int64)      # (np.empty and a fill: see model.table_set)
+    rank_counts = np.empty(13, np.int64)      # (np.empty and a fill: see model.table_kernel)
     suit_counts = np.empty(4, np.int64)
     rank_counts[:] = 0
     suit_counts[:] = 0

@@ -11,7 +11,7 @@ arrangement's expected score is then the rule set's settlement applied to those
 per-row chances as if the opponent's three rows were independent draws (:func:`_ev`;
 scoops, majorities, shots and home runs are products of the per-row chances).  The
 model sets a hand by the arrangement that maximises that estimate, found exactly by
-branch and bound over the hand's 5-card subsets (:func:`table_set`).
+branch and bound over the hand's 5-card subsets (:func:`table_kernel`).
 
 The field is the model's own play: :mod:`solver.policy_training` starts from
 strongest-back-first settings and, round after round, lets the table setter fit to the
@@ -109,10 +109,10 @@ def _two_or_more(p0, p1, p2):
 
 
 # The estimate, one function a scheme.  The setter is compiled for one scheme at a time
-# (solver.policy makes its kernels one a scheme, and they pass the scheme down as a
+# (table_kernel makes its kernel one a scheme, a constant that it passes down as a
 # literal), and _ev picks that scheme's function while Numba types the call, so neither
 # the compiler nor the search sees the other schemes (with the other hand size dropped
-# too, see table_set, the model's kernel compiles in about 5 s instead of 7.5, and the
+# too, see table_kernel, the model's kernel compiles in about 5 s instead of 7.5, and the
 # search alone is 1.14-1.35 times as fast: benchmarks/README.md).  sep and up are
 # literals where a bound is wanted (_bound), run-time values for the exact estimate.
 def _ev(mt, of, om, ob, sep, up, scheme):
@@ -336,7 +336,10 @@ def _sort(packed, out, start, k0, sample, shift, nb, k_min):
     return end
 
 
-@njit
+# _bound and _score are inlined by LLVM (forceinline): it would otherwise decline for a
+# caller as large as the model's kernel, and the search would pay a call for each of
+# its thousands of bounds a hand (3-7% of the setter's time, measured).
+@njit(forceinline=True)
 def _bound(mt, of, om, ob, scheme):
     """An upper bound of the estimate of every arrangement whose rows are no stronger
     than ordinals (of, om, ob): :func:`_ev` with R_ENV, ``up`` (as literals, so that
@@ -344,11 +347,12 @@ def _bound(mt, of, om, ob, scheme):
     return _ev(mt, of, om, ob, R_ENV, True, scheme)
 
 
-@njit
+@njit(forceinline=True)
 def _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found, scheme):
     """Score the candidates (Middle, Front, packed) of Back ``mb`` in order; return the
-    new best, and in ``found`` its (front, middle, back) masks and, when this Back holds
-    it, the bucket of its Middle (else found[3] = -1).
+    new best, and in ``found`` its (front, middle, back) masks, in found[3], when this
+    Back holds it, the bucket of its Middle (else -1), and in found[4:7] its rows'
+    ordinals.
 
     Ties are settled as a scan of the Middles, strongest bucket first and in position
     order within a bucket, meets them: an earlier Back keeps the best; within this Back
@@ -370,29 +374,37 @@ def _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found, scheme):
                 found[1] = cand_m[i] & POS_MASK
                 found[2] = mb
                 found[3] = om >> shift
+                found[4] = of
+                found[5] = om
+                found[6] = ob
                 break
             exact = True
     return best
 
 
-@njit
-def table_set(codes, t, mt, scheme, tab, bits, backs):
-    """(front, middle, back) position masks of the arrangement of 13 of ``codes`` with
-    the highest model estimate :func:`_ev`, and that estimate.  From Python, call
-    :func:`table_setter`, which passes the rest:
+def front_words(n_cards: int) -> int:
+    """The uint64 words of a row of the model's ``bits``: one bit a Front."""
+    return (n_cards * (n_cards - 1) * (n_cards - 2) // 6 + 63) >> 6
 
-    * ``scheme``, the rule set's (``mt.params[M_SCHEME]``), as a literal;
-    * scratch space, kept from hand to hand, that also tells the hand size: for 13
-      cards ``tab`` (uint16[2**13], by position mask: the hand's subsets' ordinals) and
-      ``bits`` None; for 16 or 17, ``tab`` None and ``bits`` (uint64[words, cards]: which
-      Fronts hold each position, 64 a word).  Numba drops the code of the other hand
-      size when it compiles, as it drops the other schemes' (a branch on whether an
-      argument is None is settled then), about a second less of a first run;
-    * ``backs``: None (exact, what the library ships: Numba drops the limit's code as
-      it drops the other hand size's), or a limit that makes the search inexact: only
-      the first ``backs`` Backs that pass the bound with their strongest Front and
-      Middle are searched, or more until one holds a legal setting
-      (benchmarks/setter_speed.py measures what that saves and what it costs).
+
+@functools.lru_cache(maxsize=None)
+def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
+    """The model's setter, compiled for one scoring ``scheme`` (the rule set's,
+    ``mt.params[M_SCHEME]``) and hand size alone: ``set_tables(hands, t, mt, auto, vals,
+    masks, estimates, first_deal, end_deal)`` sets every hand ``hands[s, k]`` of
+    ``n_cards`` codes of the deals ``first_deal..end_deal-1`` whose ``auto[s, k]`` is 0
+    by the arrangement of 13 of its cards with the highest model estimate :func:`_ev`,
+    and writes its (front, middle, back) position masks to ``masks[s, k]``, its row
+    values to ``vals[s, k]`` and the estimate to ``estimates[s, k]``; other slots are
+    left as they are.  Each hand is set
+    alone, so a range of deals gets the same settings whichever thread sets it.
+    :func:`table_setter` sets one hand.
+
+    ``backs``: None (exact, what the library ships: Numba drops the limit's code, as it
+    drops the other schemes' and the other hand size's), or a limit that makes the search
+    inexact: only the first ``backs`` Backs that pass the bound with their strongest
+    Front and Middle are searched, or more until one holds a legal setting
+    (benchmarks/setter_speed.py measures what that saves and what it costs).
 
     Exact branch and bound: Backs and Middles are visited strongest first (in buckets
     of consecutive ordinals, in position order within a bucket), and a Back, a Middle or
@@ -404,285 +416,310 @@ def table_set(codes, t, mt, scheme, tab, bits, backs):
     it that the two leave.  Pruning never drops an arrangement that could beat the best
     found, and ties go as that visiting order meets them, so the result does not depend
     on how fast the search is: tests/test_model.py checks it against an exhaustive scan,
-    benchmarks/compare_model.py against an older table_set."""
-    n_ord = t.values.shape[0]
-    shift = 0
-    while (n_ord >> shift) >= 256:
-        shift += 1
-    nb = (n_ord >> shift) + 1
-    sh = shift + ORD_SHIFT
-    packed, threes = _subsets(codes, t, tab)
-    # (np.empty and a fill, here and below: np.zeros would compile two more of Numba's
-    # implementations, a tenth of a second of a first run.)
-    sample = np.empty(nb, np.int64)
-    sample[:] = 0
-    for i in range(0, packed.shape[0], SAMPLE_EVERY):
-        sample[nb - 1 - (packed[i] >> sh)] += 1
-    fronts = np.empty(threes.shape[0], np.int32)
-    fstart = np.empty(nb + 1, np.int64)
-    fstart[:] = 0
-    _sort(threes, fronts, fstart, np.int64(0), sample[:0], shift, nb, np.int64(0))
-    nf = fronts.shape[0]
-    f_star = fronts[0] >> ORD_SHIFT           # the strongest: in the first bucket
-    for v in fronts:
-        if v >> sh != fronts[0] >> sh:
-            break
-        f_star = max(f_star, v >> ORD_SHIFT)
-    subsets = np.empty(packed.shape[0], np.int32)
-    start = np.empty(nb + 1, np.int64)
-    start[:] = 0
-    sorted_to = _sort(packed, subsets, start, np.int64(0), sample, shift, nb, np.int64(0))
-    m_star = np.int64(0)
-    for k in range(sorted_to):               # the strongest: in the first bucket
-        for p in range(start[k], start[k + 1]):
-            m_star = max(m_star, subsets[p] >> ORD_SHIFT)
-        if m_star:
-            break
+    benchmarks/compare_model.py against an older model.
 
-    # 16 or 17 cards: bits[w, x], bit j: whether Front 64 w + j holds position x, so
-    # that the Fronts disjoint from a Back and Middle come 64 at a time.
-    nw = (nf + 63) >> 6
-    if bits is not None:
-        bits[:] = 0
-        for i in range(nf):
-            m = fronts[i] & POS_MASK
-            while m:
-                bits[i >> 6, np.int64(_lowest_bit(m))] |= np.uint64(1) << np.uint64(i & 63)
-                m &= m - 1
-    last = ~np.uint64(0) if nf & 63 == 0 else (np.uint64(1) << np.uint64(nf & 63)) - np.uint64(1)
-    meets = np.empty(nw, np.uint64)          # the Fronts meeting the Back
-    mpos = np.empty(5, np.int64)             # positions of a Back or Middle
-    bpos = np.empty(5, np.int64)
-    pos = np.empty(8, np.int64)
-    cand_m = np.empty(max(56, BATCH), np.int32)
-    cand_f = np.empty(max(56, BATCH), np.int32)
-    found = np.empty(4, np.int64)
-    found[:] = 0
-    best = -np.inf
-    # Backs ruled out by the bound at this best: the strongest Front left by one of an
-    # earlier bucket, and the last one of this bucket.
-    rej_prev = rej_here = rej_f = rej_b = -1
-    searched = 0                             # Backs past their bound (for ``backs``)
-    for k in range(nb):
-        if backs is not None:
-            if searched >= backs and best > -np.inf:
-                break
-        if k >= sorted_to:
-            sorted_to = _sort(packed, subsets, start, sorted_to, sample, shift, nb, k)
-        lo, hi = start[k], start[k + 1]
-        if lo == hi:
-            continue
-        rej_prev = max(rej_prev, rej_here)
-        rej_here = rej_f = rej_b = -1
-        top = min(((nb - k) << shift) - 1, m_star)     # the bucket's strongest
-        if _bound(mt, min(f_star, top - 1), top, top, scheme) <= best:
-            break                     # this bucket and every weaker one
-        for p in range(lo, hi):
-            v = subsets[p]
-            mb = v & POS_MASK
-            ob = v >> ORD_SHIFT
-            # The strongest Front the Back leaves: the strongest of the first bucket of
-            # Fronts holding one disjoint from it (16, 17 cards: 64 Fronts at a time).
-            f_bound = np.int64(0)
-            if tab is not None:
-                q = 0
-                while fronts[q] & mb:         # 8 cards left: there is one
-                    q += 1
-                f_bound = fronts[q] >> ORD_SHIFT
-                q += 1
-                while q < nf and fronts[q] >> sh == f_bound >> shift:
-                    if fronts[q] & mb == 0:
-                        f_bound = max(f_bound, fronts[q] >> ORD_SHIFT)
-                    q += 1
-            if bits is not None:
-                x = mb
-                for i in range(5):
-                    bpos[i] = np.int64(_lowest_bit(x))
-                    x &= x - 1
-                word = 0
-                done = False
-                while word < nw and not done:
-                    free = ~(bits[word, bpos[0]] | bits[word, bpos[1]] | bits[word, bpos[2]]
-                             | bits[word, bpos[3]] | bits[word, bpos[4]])
-                    if word == nw - 1:
-                        free &= last
-                    while free:
-                        u = fronts[(word << 6) + np.int64(_lowest_bit(free))]
-                        free &= free - np.uint64(1)
-                        if f_bound and u >> sh != f_bound >> shift:
-                            done = True       # past the bucket of the first one
-                            break
-                        f_bound = max(f_bound, u >> ORD_SHIFT)
-                    word += 1
-                if f_bound == 0:
-                    continue
-            # The bound with the strongest Middle there is rises with f_bound and ob: a
-            # Back no better than one it ruled out (at this best) is ruled out too.
-            if f_bound <= rej_prev or (f_bound <= rej_f and ob <= rej_b):
-                continue
-            mid = min(m_star, ob)
-            if _bound(mt, min(f_bound, mid - 1), mid, ob, scheme) <= best:
-                rej_f, rej_b = f_bound, ob
-                rej_here = max(rej_here, f_bound)
-                continue
-            if backs is not None:
-                if searched >= backs and best > -np.inf:
-                    break             # (but not before a setting is found)
-                searched += 1
-            if tab is not None:
-                # The Front is what the Back and Middle leave: every split of the other
-                # 8 cards.  First the strongest legal Middle and Front, for the bound.
-                rest = 0x1FFF ^ mb
-                n_pos = 0
-                for x in range(13):
-                    if rest >> x & 1:
-                        pos[n_pos] = 1 << x
-                        n_pos += 1
-                m_bound = np.int64(0)
-                f_bound = np.int64(0)
-                for i in range(6):
-                    for j in range(i + 1, 7):
-                        pij = pos[i] | pos[j]
-                        for l in range(j + 1, 8):
-                            mf = pij | pos[l]
-                            om = np.int64(tab[rest ^ mf])
-                            of = np.int64(tab[mf])
-                            legal = of < om <= ob
-                            m_bound = max(m_bound, om if legal else 0)
-                            f_bound = max(f_bound, of if legal else 0)
-                if m_bound == 0 or _bound(mt, f_bound, m_bound, ob, scheme) <= best:
-                    continue
-                # The legal splits, Middles in position order (Fronts in reverse order).
-                n_cand = np.int64(0)
-                # (Trip counts from n_pos: unrolled like the first loop, this one, run
-                # for one Back in six, would only cost compiling time.)
-                for i in range(n_pos - 3, -1, -1):
-                    for j in range(n_pos - 2, i, -1):
-                        for l in range(n_pos - 1, j, -1):
-                            mf = pos[i] | pos[j] | pos[l]
-                            om = np.int64(tab[rest ^ mf])
-                            of = np.int64(tab[mf])
-                            if of < om <= ob:
-                                cand_m[n_cand] = (om << ORD_SHIFT) | (rest ^ mf)
-                                cand_f[n_cand] = (of << ORD_SHIFT) | mf
-                                n_cand += 1
-                found[3] = -1
-                new = _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found, scheme)
-                if new != best:
-                    best = new
-                    rej_prev = rej_here = rej_f = rej_b = -1
-                continue
-            if bits is None:
-                continue
-            # The strongest Middle: the first subset disjoint from the Back and no
-            # stronger, from its bucket on, and the strongest of that bucket.
-            cap = (ob << ORD_SHIFT) | POS_MASK         # packed values of ordinal <= ob
-            q = lo
-            while True:
-                end = start[sorted_to]
-                while q < end and (subsets[q] & mb or subsets[q] > cap):
-                    q += 1
-                if q < end or sorted_to == nb:
-                    break
-                sorted_to = _sort(packed, subsets, start, sorted_to, sample, shift, nb,
-                                  sorted_to)
-            if q == start[sorted_to]:
-                continue                               # no Middle
-            km = nb - 1 - (subsets[q] >> sh)
-            m_bound = subsets[q] >> ORD_SHIFT
-            for r in range(q + 1, start[km + 1]):
-                if subsets[r] & mb == 0 and subsets[r] <= cap:
-                    m_bound = max(m_bound, subsets[r] >> ORD_SHIFT)
-            if _bound(mt, min(f_bound, m_bound - 1), m_bound, ob, scheme) <= best:
-                continue
-            # The Middles bucket by bucket, each with the strongest Front below it of
-            # those the two leave.
-            found[3] = -1
-            was = best
-            for w in range(nw):
-                meets[w] = (bits[w, bpos[0]] | bits[w, bpos[1]] | bits[w, bpos[2]]
-                            | bits[w, bpos[3]] | bits[w, bpos[4]])
-            while km < nb:
-                if km >= sorted_to:
-                    sorted_to = _sort(packed, subsets, start, sorted_to, sample, shift, nb,
-                                      km)
-                lo2, hi2 = max(q, start[km]), start[km + 1]
-                km += 1
-                if lo2 == hi2:
-                    continue
-                # (The first bucket passes: its strongest is at least m_bound.)
-                m_cap = min(((nb - km + 1) << shift) - 1, ob)   # the bucket's strongest
-                if lo2 != q and _bound(mt, min(f_bound, m_cap - 1), m_cap, ob, scheme) <= best:
-                    break             # this bucket and every weaker one
-                n_cand = np.int64(0)
-                for p2 in range(lo2, hi2):
-                    w = subsets[p2]
-                    if w & mb or w > cap:
-                        continue
-                    f_cap = (w >> ORD_SHIFT) << ORD_SHIFT    # packed Fronts below it
-                    x = w & POS_MASK
-                    for i in range(5):
-                        mpos[i] = np.int64(_lowest_bit(x))
-                        x &= x - 1
-                    # The Fronts disjoint from both, from the first bucket that can hold
-                    # one below the Middle: the first below it, then the strongest of its
-                    # bucket (the first of equals in position order, as a scan of the
-                    # positions keeps).
-                    i = fstart[nb - 1 - (((w >> ORD_SHIFT) - 1) >> shift)]
-                    word = i >> 6
-                    free = ~np.uint64(0) << np.uint64(i & 63)
-                    u = -1
-                    done = False
-                    while word < nw and not done:
-                        free &= ~(meets[word] | bits[word, mpos[0]] | bits[word, mpos[1]]
-                                  | bits[word, mpos[2]] | bits[word, mpos[3]]
-                                  | bits[word, mpos[4]])
-                        if word == nw - 1:
-                            free &= last
-                        while free:
-                            x = fronts[(word << 6) + np.int64(_lowest_bit(free))]
-                            free &= free - np.uint64(1)
-                            if x >= f_cap:
-                                continue
-                            if u >= 0 and x >> sh != u >> sh:
-                                done = True   # past the bucket of the first one
-                                break
-                            if u < 0 or x >> ORD_SHIFT > u >> ORD_SHIFT:
-                                u = x
-                        word += 1
-                        free = ~np.uint64(0)
-                    if u < 0:
-                        continue              # no legal Front below this Middle
-                    cand_m[n_cand] = w
-                    cand_f[n_cand] = u
-                    n_cand += 1
-                    if n_cand == BATCH:
-                        best = _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found,
-                                      scheme)
-                        n_cand = np.int64(0)
-                best = _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found, scheme)
-            if best != was:
-                rej_prev = rej_here = rej_f = rej_b = -1
-    return found[0], found[1], found[2], best
-
-
-def front_words(n_cards: int) -> int:
-    """The uint64 words of a row of table_set's ``bits``: one bit a Front."""
-    return (n_cards * (n_cards - 1) * (n_cards - 2) // 6 + 63) >> 6
-
-
-@functools.lru_cache(maxsize=None)
-def table_setter(scheme: int, n_cards: int, backs: "int | None" = None):
-    """:func:`table_set` for one scheme and hand size, as ``f(codes, t, mt)`` ->
-    (front, middle, back, estimate), compiled for them alone; a number of ``backs``
-    makes it inexact (see :func:`table_set`: for measurements only)."""
+    The loop over the hands and the search are one kernel: Numba links a kernel's callees
+    into it and has LLVM optimise and emit them again there, so a search of its own,
+    called by a loop kernel, cost a first run about 0.6 s more (benchmarks/README.md)."""
     n13, words = n_cards == 13, front_words(n_cards)
 
     @njit
-    def set_table(codes, t, mt):
+    def set_tables(hands, t, mt, auto, vals, masks, estimates, first_deal, end_deal):
+        # Scratch space, kept from hand to hand, that also tells the hand size: for 13
+        # cards ``tab`` (by position mask: the hand's subsets' ordinals) and ``bits``
+        # None; for 16 or 17, ``tab`` None and ``bits`` (which Fronts hold each position,
+        # 64 a word).  Numba drops the code of the other hand size when it compiles, as
+        # it drops the other schemes' (a branch on a constant None is settled then),
+        # about a second less of a first run.
         tab = np.empty(1 << 13, np.uint16) if n13 else None
         bits = None if n13 else np.empty((words, n_cards), np.uint64)
-        return table_set(codes, t, mt, scheme, tab, bits, backs)
+        n_opp = hands.shape[1]
+        for hand in range(first_deal * n_opp, end_deal * n_opp):
+            deal, seat = hand // n_opp, hand % n_opp
+            if auto[deal, seat] != 0:
+                continue
+            codes = hands[deal, seat]
+            n_ord = t.values.shape[0]
+            shift = 0
+            while (n_ord >> shift) >= 256:
+                shift += 1
+            nb = (n_ord >> shift) + 1
+            sh = shift + ORD_SHIFT
+            packed, threes = _subsets(codes, t, tab)
+            # (np.empty and a fill, here and below: np.zeros would compile two more of Numba's
+            # implementations, a tenth of a second of a first run.)
+            sample = np.empty(nb, np.int64)
+            sample[:] = 0
+            for i in range(0, packed.shape[0], SAMPLE_EVERY):
+                sample[nb - 1 - (packed[i] >> sh)] += 1
+            fronts = np.empty(threes.shape[0], np.int32)
+            fstart = np.empty(nb + 1, np.int64)
+            fstart[:] = 0
+            _sort(threes, fronts, fstart, np.int64(0), sample[:0], shift, nb, np.int64(0))
+            nf = fronts.shape[0]
+            f_star = fronts[0] >> ORD_SHIFT           # the strongest: in the first bucket
+            for v in fronts:
+                if v >> sh != fronts[0] >> sh:
+                    break
+                f_star = max(f_star, v >> ORD_SHIFT)
+            subsets = np.empty(packed.shape[0], np.int32)
+            start = np.empty(nb + 1, np.int64)
+            start[:] = 0
+            sorted_to = _sort(packed, subsets, start, np.int64(0), sample, shift, nb, np.int64(0))
+            m_star = np.int64(0)
+            for k in range(sorted_to):               # the strongest: in the first bucket
+                for p in range(start[k], start[k + 1]):
+                    m_star = max(m_star, subsets[p] >> ORD_SHIFT)
+                if m_star:
+                    break
+
+            # 16 or 17 cards: bits[w, x], bit j: whether Front 64 w + j holds position x, so
+            # that the Fronts disjoint from a Back and Middle come 64 at a time.
+            nw = (nf + 63) >> 6
+            if bits is not None:
+                bits[:] = 0
+                for i in range(nf):
+                    m = fronts[i] & POS_MASK
+                    while m:
+                        bits[i >> 6, np.int64(_lowest_bit(m))] |= np.uint64(1) << np.uint64(i & 63)
+                        m &= m - 1
+            last = (~np.uint64(0) if nf & 63 == 0
+                    else (np.uint64(1) << np.uint64(nf & 63)) - np.uint64(1))
+            meets = np.empty(nw, np.uint64)          # the Fronts meeting the Back
+            mpos = np.empty(5, np.int64)             # positions of a Back or Middle
+            bpos = np.empty(5, np.int64)
+            pos = np.empty(8, np.int64)
+            cand_m = np.empty(max(56, BATCH), np.int32)
+            cand_f = np.empty(max(56, BATCH), np.int32)
+            found = np.empty(7, np.int64)            # masks, bucket, ordinals: see _score
+            found[:] = 0
+            best = -np.inf
+            # Backs ruled out by the bound at this best: the strongest Front left by one of an
+            # earlier bucket, and the last one of this bucket.
+            rej_prev = rej_here = rej_f = rej_b = -1
+            searched = 0                             # Backs past their bound (for ``backs``)
+            for k in range(nb):
+                if backs is not None:
+                    if searched >= backs and best > -np.inf:
+                        break
+                if k >= sorted_to:
+                    sorted_to = _sort(packed, subsets, start, sorted_to, sample, shift, nb, k)
+                lo, hi = start[k], start[k + 1]
+                if lo == hi:
+                    continue
+                rej_prev = max(rej_prev, rej_here)
+                rej_here = rej_f = rej_b = -1
+                top = min(((nb - k) << shift) - 1, m_star)     # the bucket's strongest
+                if _bound(mt, min(f_star, top - 1), top, top, scheme) <= best:
+                    break                     # this bucket and every weaker one
+                for p in range(lo, hi):
+                    v = subsets[p]
+                    mb = v & POS_MASK
+                    ob = v >> ORD_SHIFT
+                    # The strongest Front the Back leaves: the strongest of the first bucket of
+                    # Fronts holding one disjoint from it (16, 17 cards: 64 Fronts at a time).
+                    f_bound = np.int64(0)
+                    if tab is not None:
+                        q = 0
+                        while fronts[q] & mb:         # 8 cards left: there is one
+                            q += 1
+                        f_bound = fronts[q] >> ORD_SHIFT
+                        q += 1
+                        while q < nf and fronts[q] >> sh == f_bound >> shift:
+                            if fronts[q] & mb == 0:
+                                f_bound = max(f_bound, fronts[q] >> ORD_SHIFT)
+                            q += 1
+                    if bits is not None:
+                        x = mb
+                        for i in range(5):
+                            bpos[i] = np.int64(_lowest_bit(x))
+                            x &= x - 1
+                        word = 0
+                        done = False
+                        while word < nw and not done:
+                            free = ~(bits[word, bpos[0]] | bits[word, bpos[1]] | bits[word, bpos[2]]
+                                     | bits[word, bpos[3]] | bits[word, bpos[4]])
+                            if word == nw - 1:
+                                free &= last
+                            while free:
+                                u = fronts[(word << 6) + np.int64(_lowest_bit(free))]
+                                free &= free - np.uint64(1)
+                                if f_bound and u >> sh != f_bound >> shift:
+                                    done = True       # past the bucket of the first one
+                                    break
+                                f_bound = max(f_bound, u >> ORD_SHIFT)
+                            word += 1
+                        if f_bound == 0:
+                            continue
+                    # The bound with the strongest Middle there is rises with f_bound and ob: a
+                    # Back no better than one it ruled out (at this best) is ruled out too.
+                    if f_bound <= rej_prev or (f_bound <= rej_f and ob <= rej_b):
+                        continue
+                    mid = min(m_star, ob)
+                    if _bound(mt, min(f_bound, mid - 1), mid, ob, scheme) <= best:
+                        rej_f, rej_b = f_bound, ob
+                        rej_here = max(rej_here, f_bound)
+                        continue
+                    if backs is not None:
+                        if searched >= backs and best > -np.inf:
+                            break             # (but not before a setting is found)
+                        searched += 1
+                    if tab is not None:
+                        # The Front is what the Back and Middle leave: every split of the other
+                        # 8 cards.  First the strongest legal Middle and Front, for the bound.
+                        rest = 0x1FFF ^ mb
+                        n_pos = 0
+                        for x in range(13):
+                            if rest >> x & 1:
+                                pos[n_pos] = 1 << x
+                                n_pos += 1
+                        m_bound = np.int64(0)
+                        f_bound = np.int64(0)
+                        for i in range(6):
+                            for j in range(i + 1, 7):
+                                pij = pos[i] | pos[j]
+                                for l in range(j + 1, 8):
+                                    mf = pij | pos[l]
+                                    om = np.int64(tab[rest ^ mf])
+                                    of = np.int64(tab[mf])
+                                    legal = of < om <= ob
+                                    m_bound = max(m_bound, om if legal else 0)
+                                    f_bound = max(f_bound, of if legal else 0)
+                        if m_bound == 0 or _bound(mt, f_bound, m_bound, ob, scheme) <= best:
+                            continue
+                        # The legal splits, Middles in position order (Fronts in reverse order).
+                        n_cand = np.int64(0)
+                        # (Trip counts from n_pos: unrolled like the first loop, this one, run
+                        # for one Back in six, would only cost compiling time.)
+                        for i in range(n_pos - 3, -1, -1):
+                            for j in range(n_pos - 2, i, -1):
+                                for l in range(n_pos - 1, j, -1):
+                                    mf = pos[i] | pos[j] | pos[l]
+                                    om = np.int64(tab[rest ^ mf])
+                                    of = np.int64(tab[mf])
+                                    if of < om <= ob:
+                                        cand_m[n_cand] = (om << ORD_SHIFT) | (rest ^ mf)
+                                        cand_f[n_cand] = (of << ORD_SHIFT) | mf
+                                        n_cand += 1
+                        found[3] = -1
+                        new = _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found, scheme)
+                        if new != best:
+                            best = new
+                            rej_prev = rej_here = rej_f = rej_b = -1
+                        continue
+                    if bits is None:
+                        continue
+                    # The strongest Middle: the first subset disjoint from the Back and no
+                    # stronger, from its bucket on, and the strongest of that bucket.
+                    cap = (ob << ORD_SHIFT) | POS_MASK         # packed values of ordinal <= ob
+                    q = lo
+                    while True:
+                        end = start[sorted_to]
+                        while q < end and (subsets[q] & mb or subsets[q] > cap):
+                            q += 1
+                        if q < end or sorted_to == nb:
+                            break
+                        sorted_to = _sort(packed, subsets, start, sorted_to, sample, shift, nb,
+                                          sorted_to)
+                    if q == start[sorted_to]:
+                        continue                               # no Middle
+                    km = nb - 1 - (subsets[q] >> sh)
+                    m_bound = subsets[q] >> ORD_SHIFT
+                    for r in range(q + 1, start[km + 1]):
+                        if subsets[r] & mb == 0 and subsets[r] <= cap:
+                            m_bound = max(m_bound, subsets[r] >> ORD_SHIFT)
+                    if _bound(mt, min(f_bound, m_bound - 1), m_bound, ob, scheme) <= best:
+                        continue
+                    # The Middles bucket by bucket, each with the strongest Front below it of
+                    # those the two leave.
+                    found[3] = -1
+                    was = best
+                    for w in range(nw):
+                        meets[w] = (bits[w, bpos[0]] | bits[w, bpos[1]] | bits[w, bpos[2]]
+                                    | bits[w, bpos[3]] | bits[w, bpos[4]])
+                    while km < nb:
+                        if km >= sorted_to:
+                            sorted_to = _sort(packed, subsets, start, sorted_to, sample, shift, nb,
+                                              km)
+                        lo2, hi2 = max(q, start[km]), start[km + 1]
+                        km += 1
+                        if lo2 == hi2:
+                            continue
+                        # (The first bucket passes: its strongest is at least m_bound.)
+                        m_cap = min(((nb - km + 1) << shift) - 1, ob)   # the bucket's strongest
+                        if lo2 != q and _bound(mt, min(f_bound, m_cap - 1), m_cap, ob,
+                                               scheme) <= best:
+                            break             # this bucket and every weaker one
+                        n_cand = np.int64(0)
+                        for p2 in range(lo2, hi2):
+                            w = subsets[p2]
+                            if w & mb or w > cap:
+                                continue
+                            f_cap = (w >> ORD_SHIFT) << ORD_SHIFT    # packed Fronts below it
+                            x = w & POS_MASK
+                            for i in range(5):
+                                mpos[i] = np.int64(_lowest_bit(x))
+                                x &= x - 1
+                            # The Fronts disjoint from both, from the first bucket that can hold
+                            # one below the Middle: the first below it, then the strongest of its
+                            # bucket (the first of equals in position order, as a scan of the
+                            # positions keeps).
+                            i = fstart[nb - 1 - (((w >> ORD_SHIFT) - 1) >> shift)]
+                            word = i >> 6
+                            free = ~np.uint64(0) << np.uint64(i & 63)
+                            u = -1
+                            done = False
+                            while word < nw and not done:
+                                free &= ~(meets[word] | bits[word, mpos[0]] | bits[word, mpos[1]]
+                                          | bits[word, mpos[2]] | bits[word, mpos[3]]
+                                          | bits[word, mpos[4]])
+                                if word == nw - 1:
+                                    free &= last
+                                while free:
+                                    x = fronts[(word << 6) + np.int64(_lowest_bit(free))]
+                                    free &= free - np.uint64(1)
+                                    if x >= f_cap:
+                                        continue
+                                    if u >= 0 and x >> sh != u >> sh:
+                                        done = True   # past the bucket of the first one
+                                        break
+                                    if u < 0 or x >> ORD_SHIFT > u >> ORD_SHIFT:
+                                        u = x
+                                word += 1
+                                free = ~np.uint64(0)
+                            if u < 0:
+                                continue              # no legal Front below this Middle
+                            cand_m[n_cand] = w
+                            cand_f[n_cand] = u
+                            n_cand += 1
+                            if n_cand == BATCH:
+                                best = _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best,
+                                              found, scheme)
+                                n_cand = np.int64(0)
+                        best = _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found,
+                                      scheme)
+                    if best != was:
+                        rej_prev = rej_here = rej_f = rej_b = -1
+            for r in range(3):
+                masks[deal, seat, r] = found[r]
+                vals[deal, seat, r] = t.values[found[4 + r]]
+            estimates[deal, seat] = best
+    return set_tables
+
+
+def table_setter(scheme: int, n_cards: int, backs: "int | None" = None):
+    """One hand set by :func:`table_kernel`: ``f(codes, t, mt)`` -> (front, middle, back
+    position masks, estimate)."""
+    kernel = table_kernel(scheme, n_cards, backs)
+
+    def set_table(codes, t, mt):
+        hands = np.ascontiguousarray(codes, np.int64).reshape(1, 1, n_cards)
+        vals = np.empty((1, 1, 3), np.int32)
+        masks = np.empty((1, 1, 3), np.int64)
+        estimates = np.empty((1, 1))
+        kernel(hands, t, mt, np.zeros((1, 1), np.int8), vals, masks, estimates, 0, 1)
+        return (int(masks[0, 0, 0]), int(masks[0, 0, 1]), int(masks[0, 0, 2]),
+                float(estimates[0, 0]))
     return set_table
 
 
@@ -810,7 +847,7 @@ def load_fields(path: Path) -> "dict[int, Field]":
 
 
 class TableModel:
-    """An opponent model: the table setter (:func:`table_set`) fitted to a field.
+    """An opponent model: the table setter (:func:`table_kernel`) fitted to a field.
 
     ``fields`` maps the Bonus rank (``bonus``) or -1 to a :class:`Field`.  The tables
     for a set of row tables are built on first use and kept.  :meth:`shipped` is the

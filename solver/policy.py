@@ -24,7 +24,7 @@ from ._jit import in_ranges, njit, runnable
 from .autowin import KIND_DRAGON, automatic_win_kind
 from .kernels import ordinal3, ordinal5
 from .model import (M_SCHEME, N_PARAMS, N_RECORD, ModelTables, TableModel, model_seats,
-                    front_words, table_set, table_setter)
+                    table_kernel, table_setter)
 from .rules import RuleSet
 from .scoring import P_SCHEME, row_bonus, seat_score
 from .scoring import AUTO_DRAGON, AUTO_PLAIN
@@ -185,7 +185,7 @@ def reference_field(rules: RuleSet, n_seats: int) -> np.ndarray:
 
 # --- the built-in policies, many hands at a time ---------------------------------------------
 # Policies by code, for the kernels that set many hands (solve's opponents, self-play).
-POLICY_TABLE = 0      # solver.model.table_set: the default opponent model
+POLICY_TABLE = 0      # solver.model.table_kernel: the default opponent model
 POLICY_FIELD = 1      # field_policy: the model before the table setter (kept to compare)
 POLICY_SBF = 2        # strongest_back_first
 
@@ -216,10 +216,11 @@ def set_hands(hands, t, kind, mt, params, field, n_seats, detect_auto):
         declared = runnable(_declared_automatic_wins)   # (as Python on a first solve)
         in_ranges(lambda a, b: declared(hands, auto, a, b), S, work / 8)
     if kind == POLICY_TABLE:
-        kernel = _set_hands_table(int(mt.params[M_SCHEME]), hands.shape[2])
+        kernel = table_kernel(int(mt.params[M_SCHEME]), hands.shape[2])
+        estimates = np.empty((S, n_opp))                  # (not needed here)
 
         def run(a, b):
-            kernel(hands, t, mt, auto, vals, masks, a, b)
+            kernel(hands, t, mt, auto, vals, masks, estimates, a, b)
     elif kind == POLICY_FIELD:
         def run(a, b):
             _set_hands_field(hands, t, params, field, n_seats, auto, vals, masks, a, b)
@@ -238,10 +239,10 @@ def one_hand_setter(kind, t, mt, params, field, n_seats, n_cards):
     arrays."""
     no_auto = np.zeros((1, 1), np.int8)    # only read by the kernels
     if kind == POLICY_TABLE:
-        kernel = _set_hands_table(int(mt.params[M_SCHEME]), n_cards)
+        kernel = table_kernel(int(mt.params[M_SCHEME]), n_cards)
 
         def run(hands, vals, masks):
-            kernel(hands, t, mt, no_auto, vals, masks, 0, 1)
+            kernel(hands, t, mt, no_auto, vals, masks, np.empty((1, 1)), 0, 1)
     elif kind == POLICY_FIELD:
         def run(hands, vals, masks):
             _set_hands_field(hands, t, params, field, n_seats, no_auto, vals, masks, 0, 1)
@@ -263,12 +264,13 @@ def set_hands_kernel(kind, scheme, n_cards):
     hand size: each compiles only when it is first used, so a solve with the default
     model does not wait for the others)."""
     if kind == POLICY_TABLE:
-        return _set_hands_table(scheme, n_cards)
+        return table_kernel(scheme, n_cards)
     return _set_hands_field if kind == POLICY_FIELD else _set_hands_sbf
 
 
-# The kernels that set many hands: each sets the deals start..stop-1 (one thread's
-# range) and writes only their slots, skipping the hands that declared an automatic win.
+# The kernels that set many hands (the model's is solver.model.table_kernel): each sets
+# the deals start..stop-1 (one thread's range) and writes only their slots, skipping the
+# hands that declared an automatic win.
 # Automatic wins are found by a kernel of their own, so a rule set without them never
 # compiles that code.
 @njit
@@ -292,28 +294,6 @@ def _record(codes, f, m, b, t, vals, masks, s, k):
     vals[s, k, 1] = t.values[ordinal5(row[0], row[1], row[2], row[3], row[4], t)]
     row = cards_of_mask(b, codes)
     vals[s, k, 2] = t.values[ordinal5(row[0], row[1], row[2], row[3], row[4], t)]
-
-
-# The model's kernel is made once a scheme and hand size, as solver.model.table_setter
-# is, and gives table_set its scratch space once for all its hands.  (Closures over
-# numbers cache on disk like functions; over another kernel they would not, so
-# table_set is called by its global name.)
-@functools.lru_cache(maxsize=None)
-def _set_hands_table(scheme: int, n_cards: int, backs: "int | None" = None):
-    # (A number of backs: the inexact search of solver.model.table_set, to measure it.)
-    n13, words = n_cards == 13, front_words(n_cards)
-
-    @njit
-    def set_hands_table(hands, t, mt, auto, vals, masks, start, stop):
-        tab = np.empty(1 << 13, np.uint16) if n13 else None
-        bits = None if n13 else np.empty((words, n_cards), np.uint64)
-        for s in range(start, stop):
-            for k in range(hands.shape[1]):
-                if auto[s, k] == 0:
-                    codes = hands[s, k]
-                    f, m, b, _ = table_set(codes, t, mt, scheme, tab, bits, backs)
-                    _record(codes, f, m, b, t, vals, masks, s, k)
-    return set_hands_table
 
 
 @njit

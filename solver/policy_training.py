@@ -2,7 +2,7 @@
 
 Fictitious play.  Round 0 deals random hands and sets them strongest-back-first; its
 rows are the first field.  Each later round t fits the table setter
-(:func:`solver.model.table_set`) to the current field, lets it set the hands of new
+(:func:`solver.model.table_kernel`) to the current field, lets it set the hands of new
 deals, and moves the field toward those rows by 2 / (t + 2) -- so the field is an
 average of the rounds' play in which round t weighs t + 1 (the naive first rounds fade
 faster than in a plain average), and the setter a best response (under the model's

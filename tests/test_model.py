@@ -122,7 +122,7 @@ def test_search_finds_the_best_estimate(models, rng, rule_set, n_cards):
 
 @numba.njit(cache=False)
 def _first_best_arrangement(codes, t, mt):
-    """The setting table_set has always returned, by exhaustion: Backs, and for each its
+    """The setting the model has always returned, by exhaustion: Backs, and for each its
     Middles (disjoint, no stronger), in the order of a stable sort by bucket of 2**shift
     consecutive ordinals (strongest bucket first, position order within one); each
     Middle with the strongest Front below it of the cards left (the first in position
@@ -182,7 +182,7 @@ def _random_hand(rng, rs, n_cards):
 def test_search_keeps_the_first_best_arrangement(models, rng, rule_set, n_cards, hands):
     """The branch and bound returns exactly the arrangement (masks and estimate, bit for
     bit) an exhaustive scan in the search's visiting order keeps first: the tie-break
-    of every version of table_set.  The briefly trained models have many equal records,
+    of every version of the model.  The briefly trained models have many equal records,
     so equal estimates are common here."""
     rs = solver.rule_set(rule_set)
     for _ in range(hands):
