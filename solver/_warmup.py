@@ -70,22 +70,25 @@ def _opponents_of(cand):
 
 
 def compile_them(rules: str = "classic", ready=None) -> None:
-    """Call each of :func:`kernels` once with the argument types a solve uses (every rule
-    set's row tables have the same types; the solve's own rule set has its tables on
-    disk by now, so they load instead of being built again); ``ready()``, if given, is
-    called once the search and the scoring are compiled."""
+    """Compile each of :func:`kernels` for the argument types a solve uses; ``ready()``,
+    if given, is called once the search and the scoring are compiled.  The search is
+    compiled from its argument types alone, the row tables' from
+    :func:`solver.tables.placeholder_tables` (every rule set's have the same types), so
+    this process need not wait for a first run to build the tables; the others are
+    called on a little work that reads no table."""
+    import numba
     import numpy as np
 
-    from .rows import tables_for
     from .rules import rule_set
     from .scoring import score_candidates
     from .search import nondominated_arrangements
+    from .tables import placeholder_tables
     rs = rule_set(rules)
-    tables = tables_for(rs, "2c" if rs.cut_card else None)
     params = rs.scoring_params()
     codes = np.arange(13, dtype=np.int64) * 4 % 52       # any hand: the types are the same
-    masks, ords = nondominated_arrangements(codes, tables, params)
-    cand = tables.values[ords].astype(np.int32)
+    nondominated_arrangements.compile(tuple(numba.typeof(a) for a in
+                                            (codes, placeholder_tables(), params)))
+    cand = np.zeros((1, 3), np.int32)                    # row values of one arrangement
     score_candidates(cand, 0, *_opponents_of(cand), params)
     if ready is not None:
         ready()

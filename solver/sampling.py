@@ -56,11 +56,13 @@ class Opponents(NamedTuple):
     auto: np.ndarray       # int8[S, n_opp]
 
 
-def prepare_hand(cards: CardsLike, rules, cut, players) -> Hand:
+def prepare_hand(cards: CardsLike, rules, cut, players, *, with_tables: bool = True) -> Hand:
     """The :class:`Hand` of solve-like calls, validated: a ``ValueError`` naming what is
-    wrong otherwise."""
+    wrong otherwise.  ``with_tables=False``: its ``tables`` None (the cut card validated
+    all the same), for a caller that builds them later (:func:`solver.solve`)."""
     rs = rule_set(rules)
-    tables = tables_for(rs, cut)
+    bonus_rank_of(rs, cut)                  # the cut card, before the cards
+    tables = tables_for(rs, cut) if with_tables else None
     own = hand_codes(cards, rs)
     cut_codes = cut_codes_beside(own, rs, cut)
     n_seats = rs.max_seats if players is None else check_int("players", players)

@@ -22,7 +22,7 @@ from .autowin import KIND_NAMES, auto_code, automatic_win_kind
 from .cards import CardsLike, card_name, names
 from .display import reading_order
 from .policy import builtin_policy, set_hands_kernel
-from .rows import RowValue, cut_taken
+from .rows import RowValue, cut_taken, tables_for
 from .rules import ROWS, RuleSet
 from .sampling import (DEPART_Z, Policy, adaptive_scores, first_batch,
                        anchor_setting, batch_seed, check_memory, check_sampling,
@@ -131,7 +131,7 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     long it has taken so far (:func:`solver._jit.compile_progress`; ``SOLVER_QUIET=1``
     turns it off).
     """
-    hand = prepare_hand(cards, rules, cut, players)
+    hand = prepare_hand(cards, rules, cut, players, with_tables=False)   # (built below)
     rs, n_seats = hand.rules, hand.seats
     if not front_bonus_is_monotone(rs):
         raise ValueError(f"{rs.name}: a stronger Front earns fewer units than a weaker one; "
@@ -159,25 +159,28 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     if adaptive or precision is not None:
         precision = _check_precision(precision, opponents)
     builtin = None if opponents is not None else builtin_policy(policy, rs, n_seats, None)
+    # A first solve compiles the search and scoring kernels in another process while this
+    # one compiles the opponents' (by drawing the first deals and setting its own hand as
+    # the model would); that process then compiles the description, which this one runs
+    # as Python meanwhile (solver._warmup).  It needs no row tables, so it starts before
+    # a first run builds them.
+    warming = None if builtin is None else _warmup.start(
+        set_hands_kernel(builtin[0], rs.scheme, rs.cards_dealt), rs.name)
+    hand = hand._replace(tables=tables_for(rs, cut))
     # A first solve compiles its kernels: say so, and how long it has taken so far.
     with compile_progress(_kernels(None if builtin is None else builtin[0], rs),
                           "the solver's kernels"):
         return _solved(hand, samples, seed, opponents, policy, top, holdout, precision,
-                       effort, adaptive, builtin)
+                       effort, adaptive, builtin, warming)
 
 
 def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, effort, adaptive,
-            builtin) -> Solution:
-    """:func:`solve` on validated arguments."""
+            builtin, warming) -> Solution:
+    """:func:`solve` on validated arguments; ``warming``: :func:`solver._warmup.start`'s
+    process, or None."""
     rs, tables, own, n_seats = hand.rules, hand.tables, hand.own, hand.seats
     params = rs.scoring_params()
     codes = np.array(own, np.int64)
-    # A first solve compiles the search and scoring kernels in another process while this
-    # one compiles the opponents' (by drawing the first deals and setting its own hand as
-    # the model would); that process then compiles the description, which this one runs
-    # as Python meanwhile (solver._warmup).
-    warming = None if builtin is None else _warmup.start(
-        set_hands_kernel(builtin[0], rs.scheme, rs.cards_dealt), rs.name)
     if opponents is not None:
         opp = given_opponents(opponents, hand)
     elif adaptive:

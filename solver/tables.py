@@ -66,6 +66,16 @@ class RowTables(NamedTuple):
     values: np.ndarray         # int32[n_ordinals + 1]: ordinal -> value; values[0] = -1
 
 
+def placeholder_tables() -> RowTables:
+    """Row tables of the right types and no content: every rule set's tables have these
+    types, so a kernel compiled for them (``dispatcher.compile(signature)``, which runs
+    nothing) serves every rule set.  :mod:`solver._warmup` compiles the search from them
+    without waiting for a first run's tables to be built (tests/test_tables.py checks
+    that the types are the real tables')."""
+    return RowTables(np.zeros(1, np.int64), np.zeros(1, np.uint16), np.zeros((2, 1), np.uint16),
+                     np.zeros(1, np.uint16), np.zeros((2, 1), np.int32), np.zeros(1, np.int32))
+
+
 def make_value(category: int, digits: tuple[int, ...] = ()) -> int:
     """Pack a category index and up to five tie-break digits into a row value."""
     assert len(digits) <= 5

@@ -23,3 +23,18 @@ def test_tables_stay_small(rules, bonus_rank):
     t = row_tables(rules, bonus_rank)
     assert t.disp.nbytes + t.value5[0].nbytes <= 48 * 1024
     assert t.ord5.shape[1] == t.ord3.shape[0] == t.value5.shape[1] < 10_000
+
+
+def test_placeholder_tables_have_the_types_of_every_rule_sets_tables():
+    """solver._warmup compiles the search for the placeholders' types: they must be the
+    tables' types, built or loaded from the disk cache, of every rule set."""
+    import numba
+
+    import solver
+    from solver.rows import tables_for
+    from solver.tables import placeholder_tables
+    want = numba.typeof(placeholder_tables())
+    for name in solver.RULE_SET_NAMES:
+        rs = solver.rule_set(name)
+        for cut in (["2c", "Kd"] if rs.cut_card else [None]):
+            assert numba.typeof(tables_for(rs, cut)) == want, (name, cut)
