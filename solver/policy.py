@@ -215,20 +215,28 @@ def set_hands(hands, t, kind, mt, params, field, n_seats, detect_auto):
     if detect_auto:
         declared = runnable(_declared_automatic_wins)   # (as Python on a first solve)
         in_ranges(lambda a, b: declared(hands, auto, a, b), S, work / 8)
-    if kind == POLICY_TABLE:
-        kernel = table_kernel(int(mt.params[M_SCHEME]), hands.shape[2])
-        estimates = np.empty((S, n_opp))                  # (not needed here)
-
-        def run(a, b):
-            kernel(hands, t, mt, auto, vals, masks, estimates, a, b)
-    elif kind == POLICY_FIELD:
-        def run(a, b):
-            _set_hands_field(hands, t, params, field, n_seats, auto, vals, masks, a, b)
-    else:
-        def run(a, b):
-            _set_hands_sbf(hands, t, auto, vals, masks, a, b)
-    in_ranges(run, S, work)
+    run = _policy_runner(kind, t, mt, params, field, n_seats, hands.shape[2])
+    in_ranges(lambda a, b: run(hands, auto, vals, masks, a, b), S, work)
     return vals, auto, masks
+
+
+def _policy_runner(kind, t, mt, params, field, n_seats, n_cards):
+    """``run(hands, auto, vals, masks, start, stop)``: policy ``kind``'s kernel on the
+    deals start..stop-1, with its other arguments bound (the model's kernel found once
+    for the scheme and hand size)."""
+    if kind == POLICY_TABLE:
+        kernel = table_kernel(int(mt.params[M_SCHEME]), n_cards)
+
+        def run(hands, auto, vals, masks, start, stop):
+            estimates = np.empty(hands.shape[:2])         # (the model's own: not needed)
+            kernel(hands, t, mt, auto, vals, masks, estimates, start, stop)
+    elif kind == POLICY_FIELD:
+        def run(hands, auto, vals, masks, start, stop):
+            _set_hands_field(hands, t, params, field, n_seats, auto, vals, masks, start, stop)
+    else:
+        def run(hands, auto, vals, masks, start, stop):
+            _set_hands_sbf(hands, t, auto, vals, masks, start, stop)
+    return run
 
 
 def one_hand_setter(kind, t, mt, params, field, n_seats, n_cards):
@@ -237,23 +245,13 @@ def one_hand_setter(kind, t, mt, params, field, n_seats, n_cards):
     (:func:`solver.quick_set` sets hand after hand, and finding them is a tenth of a
     setting's time).  Safe to share between threads: each call writes only its own
     arrays."""
+    run = _policy_runner(kind, t, mt, params, field, n_seats, n_cards)
     no_auto = np.zeros((1, 1), np.int8)    # only read by the kernels
-    if kind == POLICY_TABLE:
-        kernel = table_kernel(int(mt.params[M_SCHEME]), n_cards)
-
-        def run(hands, vals, masks):
-            kernel(hands, t, mt, no_auto, vals, masks, np.empty((1, 1)), 0, 1)
-    elif kind == POLICY_FIELD:
-        def run(hands, vals, masks):
-            _set_hands_field(hands, t, params, field, n_seats, no_auto, vals, masks, 0, 1)
-    else:
-        def run(hands, vals, masks):
-            _set_hands_sbf(hands, t, no_auto, vals, masks, 0, 1)
 
     def set_one(codes):
         vals = np.empty((1, 1, 3), np.int32)
         masks = np.empty((1, 1, 3), np.int64)
-        run(np.array([[codes]], np.int64), vals, masks)
+        run(np.array([[codes]], np.int64), no_auto, vals, masks, 0, 1)
         return masks[0, 0].tolist(), vals[0, 0].tolist()
     return set_one
 

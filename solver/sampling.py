@@ -27,11 +27,11 @@ from ._checks import check_int, check_signature, function_name, is_int
 from .autowin import auto_code, automatic_win_kind
 from .cards import CardsLike, card_name, deck_codes, format_cards, parse_codes, to_codes
 from .policy import POLICY_NAMES, builtin_policy, set_hands
-from .rows import _value_of_codes, bonus_rank_of, tables_for
+from .rows import _value_of_codes, bonus_rank_of
 from .rules import ROWS, SCHEME_SCOOP, RuleSet, rule_set
 from .scoring import score_candidates
 from .settle import _seat_codes
-from .tables import RowTables
+from .tables import RowTables, row_tables
 
 Policy = Callable[[str, RuleSet, Optional[str]], Sequence]
 
@@ -61,8 +61,8 @@ def prepare_hand(cards: CardsLike, rules, cut, players, *, with_tables: bool = T
     wrong otherwise.  ``with_tables=False``: its ``tables`` None (the cut card validated
     all the same), for a caller that builds them later (:func:`solver.solve`)."""
     rs = rule_set(rules)
-    bonus_rank_of(rs, cut)                  # the cut card, before the cards
-    tables = tables_for(rs, cut) if with_tables else None
+    rank = bonus_rank_of(rs, cut)           # the cut card, before the cards
+    tables = row_tables(rs, rank) if with_tables else None
     own = hand_codes(cards, rs)
     cut_codes = cut_codes_beside(own, rs, cut)
     n_seats = rs.max_seats if players is None else check_int("players", players)
