@@ -433,18 +433,19 @@ def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
         # about a second less of a first run.
         tab = np.empty(1 << 13, np.uint16) if n13 else None
         bits = None if n13 else np.empty((words, n_cards), np.uint64)
+        # Buckets of ordinals: at most 256, each 2 ** shift consecutive ordinals.
+        n_ord = t.values.shape[0]
+        shift = 0
+        while (n_ord >> shift) >= 256:
+            shift += 1
+        nb = (n_ord >> shift) + 1
+        sh = shift + ORD_SHIFT
         n_opp = hands.shape[1]
         for hand in range(first_deal * n_opp, end_deal * n_opp):
             deal, seat = hand // n_opp, hand % n_opp
             if auto[deal, seat] != 0:
                 continue
             codes = hands[deal, seat]
-            n_ord = t.values.shape[0]
-            shift = 0
-            while (n_ord >> shift) >= 256:
-                shift += 1
-            nb = (n_ord >> shift) + 1
-            sh = shift + ORD_SHIFT
             packed, threes = _subsets(codes, t, tab)
             # (np.empty and a fill, here and below: np.zeros would compile two more of Numba's
             # implementations, a tenth of a second of a first run.)
