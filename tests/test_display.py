@@ -62,8 +62,6 @@ def _strong_rows(rng, deck_codes, size, count):
     run of ranks) so that every category turns up, some of them drawn at random."""
     from solver.cards import code_rank, code_suit
     deck = [c for c in deck_codes if c < FIRST_JOKER]
-    by = [lambda c, keep: code_rank(c) in keep, lambda c, keep: code_suit(c) in keep,
-          lambda c, keep: code_rank(c) in keep, lambda c, keep: True]
     rows = []
     while len(rows) < count:
         way = len(rows) % 4
@@ -74,7 +72,8 @@ def _strong_rows(rng, deck_codes, size, count):
         else:
             top = int(rng.integers(4, 14))
             keep = {r % 13 for r in range(top - 5, top)} if way == 2 else set()
-        pool = [c for c in deck if by[way](c, keep)]
+        pool = [c for c in deck if way == 3
+                or (code_suit(c) if way == 1 else code_rank(c)) in keep]
         if len(pool) >= size:
             rows.append([int(c) for c in rng.choice(pool, size=size, replace=False)])
     return rows
