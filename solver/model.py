@@ -338,7 +338,7 @@ def _sort(packed, out, start, k0, sample, shift, nb, k_min):
 
 # _bound and _score are inlined by LLVM (forceinline): it would otherwise decline for a
 # caller as large as the model's kernel, and the search would pay a call for each of
-# its thousands of bounds a hand (3-7% of the setter's time, measured).
+# its thousands of bounds a hand (1-7% of the setter's time, measured).
 @njit(forceinline=True)
 def _bound(mt, of, om, ob, scheme):
     """An upper bound of the estimate of every arrangement whose rows are no stronger
