@@ -220,32 +220,66 @@ def set_hands(hands, t, kind, mt, params, field, n_seats, detect_auto):
     return vals, auto, masks
 
 
-def _policy_runner(kind, t, mt, params, field, n_seats, n_cards):
+def _policy_runner(kind, t, mt, params, field, n_seats, n_cards, *, one_hand=False):
     """``run(hands, auto, vals, masks, start, stop)``: policy ``kind``'s kernel on the
     deals start..stop-1, with its other arguments bound (the model's kernel found once
-    for the scheme and hand size)."""
+    for the scheme and hand size).  With ``one_hand``, only for arrays of one hand made
+    as :func:`one_hand_setter` makes them, and without Numba's dispatch
+    (:func:`_machine_code`)."""
+    if one_hand:             # arrays of the types one_hand_setter passes, to compile for
+        hands = np.empty((1, 1, n_cards), np.int64)
+        auto = np.zeros((1, 1), np.int8)
+        vals = np.empty((1, 1, 3), np.int32)
+        masks = np.empty((1, 1, 3), np.int64)
     if kind == POLICY_TABLE:
         kernel = table_kernel(int(mt.params[M_SCHEME]), n_cards)
+        if one_hand:
+            kernel = _machine_code(kernel, (hands, t, mt, auto, vals, masks,
+                                            np.empty((1, 1)), 0, 1))
 
         def run(hands, auto, vals, masks, start, stop):
             estimates = np.empty(hands.shape[:2])         # (the model's own: not needed)
             kernel(hands, t, mt, auto, vals, masks, estimates, start, stop)
     elif kind == POLICY_FIELD:
+        kernel = _set_hands_field
+        if one_hand:
+            kernel = _machine_code(kernel, (hands, t, params, field, n_seats, auto, vals,
+                                            masks, 0, 1))
+
         def run(hands, auto, vals, masks, start, stop):
-            _set_hands_field(hands, t, params, field, n_seats, auto, vals, masks, start, stop)
+            kernel(hands, t, params, field, n_seats, auto, vals, masks, start, stop)
     else:
+        kernel = _set_hands_sbf
+        if one_hand:
+            kernel = _machine_code(kernel, (hands, t, auto, vals, masks, 0, 1))
+
         def run(hands, auto, vals, masks, start, stop):
-            _set_hands_sbf(hands, t, auto, vals, masks, start, stop)
+            kernel(hands, t, auto, vals, masks, start, stop)
     return run
+
+
+def _machine_code(kernel, args):
+    """The compiled function that the jitted ``kernel`` runs for arguments of the types of
+    ``args``, compiled (or loaded from the disk cache) now, to be called without Numba's
+    dispatch.  The dispatcher types every argument on every call, 2 µs of a 37 µs
+    :func:`solver.quick_set`, most of it for the two NamedTuples of arrays
+    (benchmarks/README.md); the compiled function does not check its arguments' types,
+    so it is only for arguments whose types its caller fixes.  A kernel that runs as
+    Python (``NUMBA_DISABLE_JIT=1``) is returned as it is."""
+    if not hasattr(kernel, "compile"):
+        return kernel
+    # (Dispatcher.compile returns that function, compiled or loaded for the signature
+    # only if it is not there yet.)
+    return kernel.compile(tuple(kernel.typeof_pyval(a) for a in args))
 
 
 def one_hand_setter(kind, t, mt, params, field, n_seats, n_cards):
     """``set_one(codes) -> (masks, values)``: :func:`set_hands` for one hand of
     ``n_cards`` codes that declares no automatic win, its kernel and arguments found once
     (:func:`solver.quick_set` sets hand after hand, and finding them is a tenth of a
-    setting's time).  Safe to share between threads: each call writes only its own
-    arrays."""
-    run = _policy_runner(kind, t, mt, params, field, n_seats, n_cards)
+    setting's time), and its machine code called directly.  Safe to share between
+    threads: each call writes only its own arrays."""
+    run = _policy_runner(kind, t, mt, params, field, n_seats, n_cards, one_hand=True)
     no_auto = np.zeros((1, 1), np.int8)    # only read by the kernels
 
     def set_one(codes):
