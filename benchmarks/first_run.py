@@ -2,8 +2,8 @@
 (a fresh copy of the package: no Numba cache, no row-table cache), timed until the
 command returns with its answer; then, before the next run starts, it waits for any
 process still compiling into that copy (a first solve leaves the other process compiling
-the description of the answer for the solves to come, for about a second after it
-returns: see solver._warmup), so that runs do not overlap.  ``farm-bench`` times whole
+the search and the description of the answer for the solves to come, for a second or so
+after it returns: see solver._warmup), so that runs do not overlap.  ``farm-bench`` times whole
 commands, so it would count that wait; this script does not.
 
     mkdir /tmp/solver-old && git archive cb507a9 solver | tar -x -C /tmp/solver-old

@@ -1,6 +1,6 @@
-"""Compile the search and scoring kernels of a solve, and the ones it runs on little work
-(the description of its answer, the automatic-win check), into Numba's on-disk cache:
-``python -m solver._warmup``.
+"""Compile the scoring kernel of a solve, and the ones it runs once or on little work (the
+search of its own hand's arrangements, the description of its answer, the automatic-win
+check), into Numba's on-disk cache: ``python -m solver._warmup``.
 
 The first solve on a machine compiles its kernels, about 10 seconds of one core, most of
 it Numba's own work (LLVM's optimisation level barely changes it).  They fall into
@@ -10,16 +10,19 @@ search and the scoring (about 4.5 and 1.3 s), and the description of the answer 
 1 s); the model, the scoring and the description are compiled for the rule set's
 scoring scheme alone.
 When they are cold and there is a second core, :func:`solve` starts this module in
-another process (:func:`start`) to compile the search and the scoring, say so on its
-standard output, and then compile :func:`later_kernels` (the description, and the
+another process (:func:`start`) to compile the scoring, say so on its standard output,
+and then compile :func:`later_kernels` (the search, the description, and the
 automatic-win check where the rule set has one); the solving process meanwhile compiles
 the model's kernel itself by drawing the first deals (and setting its own hand as the
-model would), and waits (:func:`finish`) only until the search and the scoring are
-compiled, which it then loads from the cache instead of compiling.  It runs the later
-kernels' source as plain Python (tens of milliseconds on a first solve's work,
-:func:`solver._jit.runnable`; the same results) while the other process still compiles
-them for the solves to come, which it may go on doing for a second or two after a
-``python -m solver`` has printed its answer and returned.  The answer does not depend on
+model would), and waits (:func:`finish`) only until the scoring is compiled, which it
+then loads from the cache instead of compiling.  It runs the later kernels' source as
+plain Python (a tenth to a few tenths of a second for the search of one hand, tens of
+milliseconds for the others on a first solve's work, :func:`solver._jit.runnable`; the
+same results) while the other process still compiles them for the solves to come,
+which it may go on doing for a second or so after a ``python -m solver`` has printed
+its answer and returned.  (With the search compiled there first, as it was until
+2026-12-02, the solving process waited for it; without that wait a first run is 0.90
+to 0.92 as long for ``classic``, 0.96 to 1.01 for ``joker``: benchmarks/README.md.)  The answer does not depend on
 any of it: the kernels are the same whichever process compiles them, and their Python
 source gives the same results.  ``SOLVER_WARMUP=0`` turns it off.
 """
@@ -34,31 +37,32 @@ from typing import Optional
 
 WARMUP_ENV = "SOLVER_WARMUP"
 WAIT_SECONDS = 180
-READY = "search and scoring compiled"     # the other process's line when they are
+READY = "scoring compiled"     # the other process's line when it is
 
 
 def kernels(rules: str = "classic"):
     """The kernels the other process compiles (Numba dispatchers) for a solve of
-    ``rules``, in order: the search and the scoring, which the solving process waits
-    for, then :func:`later_kernels`, which it need not wait for."""
+    ``rules``, in order: the scoring, which the solving process waits for, then
+    :func:`later_kernels`, which it need not wait for."""
     from .rules import rule_set
     from .scoring import score_kernel_for
-    from .search import nondominated_arrangements
-    return [nondominated_arrangements, score_kernel_for(rule_set(rules).scheme)] + (
-        later_kernels(rules))
+    return [score_kernel_for(rule_set(rules).scheme)] + later_kernels(rules)
 
 
 def later_kernels(rules: str = "classic"):
-    """The kernels a first solve runs on little work, which it runs as Python while the
-    other process compiles them (:func:`solver._jit.runnable`): the description of the
-    answer, and where the rule set has automatic wins, the check for them (about 1 and
-    2 s of compiling, against tens of milliseconds as Python)."""
+    """The kernels a first solve runs once or on little work, which it runs as Python
+    while the other process compiles them (:func:`solver._jit.runnable`): the search of
+    its own hand's arrangements, the description of the answer, and where the rule set
+    has automatic wins, the check for them (about 4.3, 1 and 2 s of compiling, against a
+    tenth to a few tenths of a second as Python for the search of most hands, seconds
+    for a rare 17-card one, and tens of milliseconds for the others)."""
     from .autowin import automatic_win_kind
     from .policy import _declared_automatic_wins
     from .rules import rule_set
     from .scoring import describer
+    from .search import nondominated_arrangements
     rs = rule_set(rules)
-    return [describer(rs.scheme)] + (
+    return [nondominated_arrangements, describer(rs.scheme)] + (
         [_declared_automatic_wins, automatic_win_kind] if rs.automatic_wins else [])
 
 
@@ -71,7 +75,7 @@ def _opponents_of(cand):
 
 def compile_them(rules: str = "classic", ready=None) -> None:
     """Compile each of :func:`kernels` for the argument types a solve uses; ``ready()``,
-    if given, is called once the search and the scoring are compiled.  The search is
+    if given, is called once the scoring is compiled.  The search is
     compiled from its argument types alone, the row tables' from
     :func:`solver.tables.placeholder_tables` (every rule set's have the same types), so
     this process need not wait for a first run to build the tables; the others are
@@ -85,13 +89,13 @@ def compile_them(rules: str = "classic", ready=None) -> None:
     from .tables import placeholder_tables
     rs = rule_set(rules)
     params = rs.scoring_params()
-    codes = np.arange(13, dtype=np.int64) * 4 % 52       # any hand: the types are the same
-    nondominated_arrangements.compile(tuple(numba.typeof(a) for a in
-                                            (codes, placeholder_tables(), params)))
     cand = np.zeros((1, 3), np.int32)                    # row values of one arrangement
     score_candidates(cand, 0, *_opponents_of(cand), params)
     if ready is not None:
         ready()
+    codes = np.arange(13, dtype=np.int64) * 4 % 52       # any hand: the types are the same
+    nondominated_arrangements.compile(tuple(numba.typeof(a) for a in
+                                            (codes, placeholder_tables(), params)))
     _describe_once(rules)
     if rs.automatic_wins:
         from .autowin import automatic_win_kind
@@ -145,9 +149,9 @@ def start(meanwhile, rules: str = "classic") -> Optional[subprocess.Popen]:
 
 
 def finish(process: Optional[subprocess.Popen]) -> None:
-    """Wait for :func:`start`'s process until it has compiled the search and the scoring
-    (it says so, or it ends; at most WAIT_SECONDS: whatever it did not compile, this
-    process compiles when it calls the kernel), and leave it compiling the later kernels."""
+    """Wait for :func:`start`'s process until it has compiled the scoring (it says so,
+    or it ends; at most WAIT_SECONDS: whatever it did not compile, this process compiles
+    when it calls the kernel), and leave it compiling the later kernels."""
     if process is None:
         return
     listen = threading.Thread(target=process.stdout.readline, name="warm-up", daemon=True)

@@ -159,10 +159,10 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     if adaptive or precision is not None:
         precision = _check_precision(precision, opponents)
     builtin = None if opponents is not None else builtin_policy(policy, rs, n_seats, None)
-    # A first solve compiles the search and scoring kernels in another process while this
-    # one compiles the opponents' (by drawing the first deals and setting its own hand as
-    # the model would); that process then compiles the description, which this one runs
-    # as Python meanwhile (solver._warmup).  It needs no row tables, so it starts before
+    # A first solve compiles the scoring kernel in another process while this one
+    # compiles the opponents' (by drawing the first deals and setting its own hand as the
+    # model would); that process then compiles the search and the description, which this
+    # one runs as Python meanwhile (solver._warmup).  It needs no row tables, so it starts before
     # a first run builds them.
     warming = None if builtin is None else _warmup.start(
         set_hands_kernel(builtin[0], rs.scheme, rs.cards_dealt), rs.name)
@@ -190,7 +190,7 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
     else:
         opp = sampled_opponents(hand, samples, seed, policy)
     _warmup.finish(warming)
-    masks, ords = nondominated_arrangements(codes, tables, params)
+    masks, ords = runnable(nondominated_arrangements)(codes, tables, params)
     if len(masks) == 0:
         raise AssertionError("a hand always has a legal arrangement")
     cand_vals = tables.values[ords].astype(np.int32)

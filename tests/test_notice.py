@@ -169,14 +169,14 @@ def test_the_solve_kernels_cached_on_disk_give_no_notice():
 
 def test_the_warm_up_compiles_what_a_solve_runs(monkeypatch):
     """The second process compiles exactly the signatures a solve calls (else its work
-    is wasted), says it is ready once the search and the scoring are compiled, and is
-    only started when it can help."""
+    is wasted), says it is ready once the scoring is compiled, and is only started when
+    it can help."""
     from solver import _warmup
     solver.solve(HAND, "classic")              # the default solve
     kernels = _warmup.kernels("classic")
-    # The search, the scoring, then the description and the automatic-win check.
-    assert kernels[2:] == _warmup.later_kernels("classic") and len(kernels) == 5
-    assert len(_warmup.later_kernels("pagat")) == 1
+    # The scoring, then the search, the description and the automatic-win check.
+    assert kernels[1:] == _warmup.later_kernels("classic") and len(kernels) == 5
+    assert len(_warmup.later_kernels("pagat")) == 2
     before = {k: list(k.signatures) for k in kernels}
     ready_with = []
     _warmup.compile_them("classic", lambda: ready_with.append(
@@ -195,8 +195,8 @@ def test_the_warm_up_compiles_what_a_solve_runs(monkeypatch):
 
 
 def test_the_solve_waits_for_the_other_process_to_be_ready_not_to_end():
-    """finish() returns once the other process says the search and the scoring are
-    compiled (leaving it to compile the description), or once it ends without saying so."""
+    """finish() returns once the other process says the scoring is compiled (leaving it
+    to compile the search and the description), or once it ends without saying so."""
     from solver import _warmup
     says_ready = subprocess.Popen(
         [sys.executable, "-c", f"print({_warmup.READY!r}, flush=True); input()"],
@@ -251,7 +251,7 @@ def _processes_naming(folder: Path) -> bool:
                     reason="needs a second core and Linux's /proc")
 def test_a_first_run_runs_as_python_what_the_other_process_compiles_later(tmp_path):
     """A first ``python -m solver`` on a fresh copy of the package (no cache): the other
-    process compiles the search and the scoring, says so, and goes on compiling the
+    process compiles the scoring, says so, and goes on compiling the search, the
     description and the automatic-win check after the solve has run them as Python and
     returned; once it is done, a second run compiles nothing, and prints the same answer
     and the same description."""

@@ -40,3 +40,25 @@ def test_plain_python_matches_compiled(rng):
     assert plain == dict(values=solver.evaluate_rows(np.array(rows, np.uint8), "joker").tolist(),
                          settle=solver.settle(DEAL, "joker"),
                          solve=[sol.front, sol.middle, sol.back, sol.ev, sol.candidates])
+
+
+def test_the_search_as_python_matches_compiled(rng):
+    """A first solve runs the search of its hand's arrangements as Python while another
+    process compiles it (solver._warmup): the same arrangements, in the same order."""
+    from solver._jit import as_python
+    from solver.sampling import prepare_hand
+    from solver.search import nondominated_arrangements
+    for rules, cut, n_hands in (("classic", None, 3), ("bonus", "7h", 2), ("joker", None, 2)):
+        rs = solver.rule_set(rules)
+        taken = set(solver.cards.parse_codes(cut, rs)) if cut else set()
+        deck = [c for c in deck_codes(rs) if c not in taken]
+        for _ in range(n_hands):
+            cards = [int(c) for c in rng.choice(deck, rs.cards_dealt, replace=False)]
+            _, t, own, _, _, _ = prepare_hand(cards, rules, cut, None)
+            codes = np.array(own, np.int64)
+            params = rs.scoring_params()
+            compiled = nondominated_arrangements(codes, t, params)
+            plain = as_python(nondominated_arrangements)(codes, t, params)
+            assert len(compiled[0]) > 0
+            for a, b in zip(compiled, plain):
+                np.testing.assert_array_equal(a, b)
