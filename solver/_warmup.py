@@ -1,6 +1,7 @@
-"""Compile the scoring kernel of a solve, and the ones it runs once or on little work (the
-search of its own hand's arrangements, the description of its answer, the automatic-win
-check), into Numba's on-disk cache: ``python -m solver._warmup``.
+"""Build a first solve's row tables, and compile its scoring kernel and the ones it runs
+once or on little work (the search of its own hand's arrangements, the description of
+its answer, the automatic-win check), into their caches on disk: ``python -m
+solver._warmup [rules [cut]]``.
 
 The first solve on a machine compiles its kernels, about 10 seconds of one core, most of
 it Numba's own work (LLVM's optimisation level barely changes it).  They fall into
@@ -10,19 +11,23 @@ search and the scoring (about 4.5 and 1.3 s), and the description of the answer 
 1 s); the model, the scoring and the description are compiled for the rule set's
 scoring scheme alone.
 When they are cold and there is a second core, :func:`solve` starts this module in
-another process (:func:`start`) to compile the scoring, say so on its standard output,
+another process (:func:`start`) to build the row tables where a fresh install has none
+yet (about 0.5 s for ``joker``'s), compile the scoring, say so on its standard output,
 and then compile :func:`later_kernels` (the search, the description, and the
 automatic-win check where the rule set has one); the solving process meanwhile compiles
-the model's kernel itself by drawing the first deals (and setting its own hand as the
-model would), and waits (:func:`finish`) only until the scoring is compiled, which it
-then loads from the cache instead of compiling.  It runs the later kernels' source as
+the model's kernel itself, first from its argument types alone
+(:func:`solver.policy.compile_model_kernel`: no tables needed), then loads the tables,
+draws the first deals and sets its own hand as the model would, and waits
+(:func:`finish`) only until the scoring is compiled, which it then loads from the cache
+instead of compiling.  It runs the later kernels' source as
 plain Python (a tenth to a few tenths of a second for the search of one hand, tens of
 milliseconds for the others on a first solve's work, :func:`solver._jit.runnable`; the
 same results) while the other process still compiles them for the solves to come,
 which it may go on doing for a second or so after a ``python -m solver`` has printed
 its answer and returned.  (With the search compiled there first, as it was until
 2026-12-02, the solving process waited for it; without that wait a first run is 0.90
-to 0.92 as long for ``classic``, 0.96 to 1.01 for ``joker``: benchmarks/README.md.)  The answer does not depend on
+to 0.92 as long for ``classic``, 0.96 to 1.01 for ``joker``, and with the tables built
+here too, about 0.9 for ``joker``: benchmarks/README.md.)  The answer does not depend on
 any of it: the kernels are the same whichever process compiles them, and their Python
 source gives the same results.  ``SOLVER_WARMUP=0`` turns it off.
 """
@@ -73,9 +78,11 @@ def _opponents_of(cand):
             np.zeros((1, 3), np.int8))
 
 
-def compile_them(rules: str = "classic", ready=None) -> None:
-    """Compile each of :func:`kernels` for the argument types a solve uses; ``ready()``,
-    if given, is called once the scoring is compiled.  The search is
+def compile_them(rules: str = "classic", ready=None, cut=None) -> None:
+    """Build the row tables of ``rules`` (and ``cut``) into their disk cache if they are
+    not there, for the solving process, which meanwhile compiles the model's kernel from
+    its types alone; then compile each of :func:`kernels` for the argument types a solve
+    uses; ``ready()``, if given, is called once the scoring is compiled.  The search is
     compiled from its argument types alone, the row tables' from
     :func:`solver.tables.placeholder_tables` (every rule set's have the same types), so
     this process need not wait for a first run to build the tables; the others are
@@ -83,11 +90,14 @@ def compile_them(rules: str = "classic", ready=None) -> None:
     import numba
     import numpy as np
 
+    from .rows import tables_for
     from .rules import rule_set
     from .scoring import score_candidates
     from .search import nondominated_arrangements
     from .tables import placeholder_tables
     rs = rule_set(rules)
+    if rs.cut_card == (cut is not None):
+        tables_for(rs, cut)               # (loaded, or built and cached on disk)
     params = rs.scoring_params()
     cand = np.zeros((1, 3), np.int32)                    # row values of one arrangement
     score_candidates(cand, 0, *_opponents_of(cand), params)
@@ -120,10 +130,11 @@ def _describe_once(rules: str) -> None:
     describe(cand[0], *_opponents_of(cand), rule_set(rules).scoring_params())
 
 
-def start(meanwhile, rules: str = "classic") -> Optional[subprocess.Popen]:
-    """Start compiling :func:`kernels` in another process when that can help: some are
-    cold, so is ``meanwhile`` (the kernel this process compiles in the meantime), the
-    machine has a second core, and ``SOLVER_WARMUP`` is not ``0``."""
+def start(meanwhile, rules: str = "classic", cut=None) -> Optional[subprocess.Popen]:
+    """Start building the row tables of ``rules`` and ``cut`` (a valid cut card, text or
+    code, or None) and compiling :func:`kernels` in another process when that can help:
+    some are cold, so is ``meanwhile`` (the kernel this process compiles in the
+    meantime), the machine has a second core, and ``SOLVER_WARMUP`` is not ``0``."""
     from ._jit import cold_kernels, compiled_elsewhere
     # The cheap test first: once compiled (every solve after the first), nothing else is
     # asked (os.cpu_count() reads /proc, a tenth of a millisecond).
@@ -137,7 +148,7 @@ def start(meanwhile, rules: str = "classic") -> Optional[subprocess.Popen]:
     package_parent = str(Path(__file__).resolve().parent.parent)
     code = (f"import sys; sys.path.insert(0, {package_parent!r}); "
             f"from solver._warmup import compile_them, _say_ready; "
-            f"compile_them({rules!r}, _say_ready)")
+            f"compile_them({rules!r}, _say_ready, {cut!r})")
     try:
         process = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL,
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
@@ -164,5 +175,6 @@ def finish(process: Optional[subprocess.Popen]) -> None:
     process.stdout.close()
 
 
-if __name__ == "__main__":
-    compile_them(*sys.argv[1:2])
+if __name__ == "__main__":          # python -m solver._warmup [rules [cut]]
+    compile_them(sys.argv[1] if len(sys.argv) > 1 else "classic", None,
+                 sys.argv[2] if len(sys.argv) > 2 else None)

@@ -91,6 +91,15 @@ class ModelTables(NamedTuple):
     params: np.ndarray   # float64[N_PARAMS]
 
 
+def placeholder_model_tables() -> ModelTables:
+    """ModelTables of the right types and no content (as
+    :func:`solver.tables.placeholder_tables` for the row tables): the model's kernel
+    compiled for them serves every rule set's (tests/test_notice.py checks that a solve
+    calls it with these types)."""
+    return ModelTables(np.zeros((3, 1, N_RECORD), np.float32), np.zeros((3, 1, 2), np.float32),
+                       np.zeros(N_PARAMS))
+
+
 class Field(NamedTuple):
     """Row-value histograms of a field: ``values[r]`` ascending, ``weights[r]`` their
     frequencies; ``q_scoop``: how often one field hand loses no row to another of the

@@ -24,12 +24,12 @@ from ._jit import in_ranges, njit, runnable
 from .autowin import KIND_DRAGON, automatic_win_kind
 from .kernels import ordinal3, ordinal5
 from .model import (M_SCHEME, N_PARAMS, N_RECORD, ModelTables, TableModel, model_seats,
-                    table_kernel, table_setter)
+                    placeholder_model_tables, table_kernel, table_setter)
 from .rules import RuleSet
 from .scoring import P_SCHEME, row_bonus, seat_score
 from .scoring import AUTO_DRAGON, AUTO_PLAIN
 from .search import cards_of_mask, five_subsets, three_subsets
-from .tables import CATEGORY_SHIFT
+from .tables import CATEGORY_SHIFT, placeholder_tables
 
 DATA = Path(__file__).parent / "data"
 BACK_CATEGORIES = 3      # Back candidates: the strongest of each of this many categories
@@ -271,6 +271,17 @@ def _machine_code(kernel, args):
     # (Dispatcher.compile returns that function, compiled or loaded for the signature
     # only if it is not there yet.)
     return kernel.compile(tuple(kernel.typeof_pyval(a) for a in args))
+
+
+def compile_model_kernel(scheme: int, n_cards: int) -> None:
+    """Compile (or load from the disk cache) the model's kernel for the argument types
+    :func:`set_hands` passes it, from the types alone: no row tables are needed, so a
+    first solve does it while the other process builds them (solver._warmup)."""
+    _machine_code(table_kernel(scheme, n_cards),
+                  (np.empty((1, 1, n_cards), np.int64), placeholder_tables(),
+                   placeholder_model_tables(), np.zeros((1, 1), np.int8),
+                   np.empty((1, 1, 3), np.int32), np.empty((1, 1, 3), np.int64),
+                   np.empty((1, 1)), 0, 1))
 
 
 def one_hand_setter(kind, t, mt, params, field, n_seats, n_cards):

@@ -21,7 +21,7 @@ from ._jit import compile_progress, runnable
 from .autowin import KIND_NAMES, auto_code, automatic_win_kind
 from .cards import CardsLike, card_name, names
 from .display import reading_order
-from .policy import builtin_policy, set_hands_kernel
+from .policy import POLICY_TABLE, builtin_policy, compile_model_kernel, set_hands_kernel
 from .rows import RowValue, cut_taken, tables_for
 from .rules import ROWS, RuleSet
 from .sampling import (DEPART_Z, Policy, adaptive_scores, first_batch,
@@ -159,17 +159,19 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     if adaptive or precision is not None:
         precision = _check_precision(precision, opponents)
     builtin = None if opponents is not None else builtin_policy(policy, rs, n_seats, None)
-    # A first solve compiles the scoring kernel in another process while this one
-    # compiles the opponents' (by drawing the first deals and setting its own hand as the
-    # model would); that process then compiles the search and the description, which this
-    # one runs as Python meanwhile (solver._warmup).  It needs no row tables, so it starts before
-    # a first run builds them.
+    # A first solve builds the row tables and compiles the scoring kernel in another
+    # process while this one compiles the opponents' (from their types, then by drawing
+    # the first deals and setting its own hand as the model would); that process then
+    # compiles the search and the description, which this one runs as Python meanwhile
+    # (solver._warmup).  It needs no row tables, so it starts before they are built.
     warming = None if builtin is None else _warmup.start(
-        set_hands_kernel(builtin[0], rs.scheme, rs.cards_dealt), rs.name)
-    hand = hand._replace(tables=tables_for(rs, cut))
+        set_hands_kernel(builtin[0], rs.scheme, rs.cards_dealt), rs.name, _cut_text(rs, cut))
     # A first solve compiles its kernels: say so, and how long it has taken so far.
     with compile_progress(_kernels(None if builtin is None else builtin[0], rs),
                           "the solver's kernels"):
+        if warming is not None and builtin[0] == POLICY_TABLE:
+            compile_model_kernel(rs.scheme, rs.cards_dealt)   # (the tables: being built)
+        hand = hand._replace(tables=tables_for(rs, cut))
         return _solved(hand, samples, seed, opponents, policy, top, holdout, precision,
                        effort, adaptive, builtin, warming)
 

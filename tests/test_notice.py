@@ -167,10 +167,26 @@ def test_the_solve_kernels_cached_on_disk_give_no_notice():
     assert run.stderr == "" and "best setting" in run.stdout
 
 
+MODEL_SIGNATURE = """
+import sys
+import solver
+from solver.policy import POLICY_TABLE, compile_model_kernel, set_hands_kernel
+rules, cut, hand = sys.argv[1], None if sys.argv[2] == "None" else sys.argv[2], sys.argv[3]
+rs = solver.rule_set(rules)
+solver.solve(hand, rules, cut)
+kernel = set_hands_kernel(POLICY_TABLE, rs.scheme, rs.cards_dealt)
+print(len(kernel.signatures))
+compile_model_kernel(rs.scheme, rs.cards_dealt)
+print(len(kernel.signatures))
+"""
+JOKER_HAND = "As As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h Kd Qc Jk"
+
+
 def test_the_warm_up_compiles_what_a_solve_runs(monkeypatch):
     """The second process compiles exactly the signatures a solve calls (else its work
     is wasted), says it is ready once the scoring is compiled, and is only started when
-    it can help."""
+    it can help; the solving process compiles the signature of the model's kernel that a
+    solve calls."""
     from solver import _warmup
     solver.solve(HAND, "classic")              # the default solve
     kernels = _warmup.kernels("classic")
@@ -183,6 +199,16 @@ def test_the_warm_up_compiles_what_a_solve_runs(monkeypatch):
         [bool(k.signatures) for k in kernels]))
     assert {k: list(k.signatures) for k in kernels} == before
     assert ready_with == [[True] * 5]          # (all compiled by the solve above)
+    # Meanwhile the solving process compiles the model's kernel from its types alone:
+    # the very signature a solve calls (in a process of its own, where nothing else has
+    # called the kernel).
+    for rules, cut, hand in (("classic", None, HAND), ("joker", None, JOKER_HAND),
+                             ("bonus", "4c", JOKER_HAND[:-3])):
+        signatures = subprocess.run(
+            [sys.executable, "-c", MODEL_SIGNATURE, rules, str(cut), hand],
+            env=dict(os.environ, **{_warmup.WARMUP_ENV: "0", _jit.QUIET_ENV: "1"}),
+            capture_output=True, text=True, check=True).stdout.split()
+        assert signatures == ["1", "1"], rules
     from solver.policy import POLICY_TABLE, set_hands_kernel
     rs = solver.rule_set("classic")
     kernel = set_hands_kernel(POLICY_TABLE, rs.scheme, rs.cards_dealt)
