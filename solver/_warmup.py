@@ -84,9 +84,8 @@ def compile_them(rules: str = "classic", ready=None, cut=None) -> None:
     its types alone; then compile each of :func:`kernels` for the argument types a solve
     uses; ``ready()``, if given, is called once the scoring is compiled.  The search is
     compiled from its argument types alone, the row tables' from
-    :func:`solver.tables.placeholder_tables` (every rule set's have the same types), so
-    this process need not wait for a first run to build the tables; the others are
-    called on a little work that reads no table."""
+    :func:`solver.tables.placeholder_tables` (every rule set's have the same types); the
+    others are called on a little work that reads no table."""
     import numba
     import numpy as np
 
