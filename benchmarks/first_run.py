@@ -3,8 +3,8 @@
 command returns with its answer; then, before the next run starts, it waits for any
 process still compiling into that copy (a first solve leaves the other process compiling
 the search and the description of the answer for the solves to come, for a second or so
-after it returns: see solver._warmup), so that runs do not overlap.  ``farm-bench`` times whole
-commands, so it would count that wait; this script does not.
+after it returns: see solver._warmup), so that runs do not overlap.  ``farm-bench``
+times whole commands, so it would count that wait; this script does not.
 
     mkdir /tmp/solver-old && git archive cb507a9 solver | tar -x -C /tmp/solver-old
     python3 benchmarks/first_run.py /tmp/solver-old . [-n 7] [--rules classic]
