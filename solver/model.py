@@ -91,11 +91,12 @@ class ModelTables(NamedTuple):
     params: np.ndarray   # float64[N_PARAMS]
 
 
+@functools.lru_cache(maxsize=None)
 def placeholder_model_tables() -> ModelTables:
     """ModelTables of the right types and no content (as
     :func:`solver.tables.placeholder_tables` for the row tables): the model's kernel
     compiled for them serves every rule set's (tests/test_notice.py checks that a solve
-    calls it with these types)."""
+    calls it with these types), and the policies that read no model tables get them."""
     return ModelTables(np.zeros((3, 1, N_RECORD), np.float32), np.zeros((3, 1, 2), np.float32),
                        np.zeros(N_PARAMS))
 

@@ -23,8 +23,8 @@ import numpy as np
 from ._jit import in_ranges, njit, runnable
 from .autowin import KIND_DRAGON, automatic_win_kind
 from .kernels import ordinal3, ordinal5
-from .model import (M_SCHEME, N_PARAMS, N_RECORD, ModelTables, TableModel, model_seats,
-                    placeholder_model_tables, table_kernel, table_setter)
+from .model import (M_SCHEME, TableModel, model_seats, placeholder_model_tables, table_kernel,
+                    table_setter)
 from .rules import RuleSet
 from .scoring import P_SCHEME, row_bonus, seat_score
 from .scoring import AUTO_DRAGON, AUTO_PLAIN
@@ -227,10 +227,7 @@ def _policy_runner(kind, t, mt, params, field, n_seats, n_cards, *, one_hand=Fal
     as :func:`one_hand_setter` makes them, and without Numba's dispatch
     (:func:`_machine_code`)."""
     if one_hand:             # arrays of the types one_hand_setter passes, to compile for
-        hands = np.empty((1, 1, n_cards), np.int64)
-        auto = np.zeros((1, 1), np.int8)
-        vals = np.empty((1, 1, 3), np.int32)
-        masks = np.empty((1, 1, 3), np.int64)
+        hands, auto, vals, masks = _one_hand_arrays(n_cards)
     if kind == POLICY_TABLE:
         kernel = table_kernel(int(mt.params[M_SCHEME]), n_cards)
         if one_hand:
@@ -273,14 +270,20 @@ def _machine_code(kernel, args):
     return kernel.compile(tuple(kernel.typeof_pyval(a) for a in args))
 
 
+def _one_hand_arrays(n_cards: int):
+    """(hands, auto, vals, masks) for one hand: the types set_hands and one_hand_setter
+    pass the policies' kernels."""
+    return (np.empty((1, 1, n_cards), np.int64), np.zeros((1, 1), np.int8),
+            np.empty((1, 1, 3), np.int32), np.empty((1, 1, 3), np.int64))
+
+
 def compile_model_kernel(scheme: int, n_cards: int) -> None:
     """Compile (or load from the disk cache) the model's kernel for the argument types
     :func:`set_hands` passes it, from the types alone: no row tables are needed, so a
     first solve does it while the other process builds them (solver._warmup)."""
+    hands, auto, vals, masks = _one_hand_arrays(n_cards)
     _machine_code(table_kernel(scheme, n_cards),
-                  (np.empty((1, 1, n_cards), np.int64), placeholder_tables(),
-                   placeholder_model_tables(), np.zeros((1, 1), np.int8),
-                   np.empty((1, 1, 3), np.int32), np.empty((1, 1, 3), np.int64),
+                  (hands, placeholder_tables(), placeholder_model_tables(), auto, vals, masks,
                    np.empty((1, 1)), 0, 1))
 
 
@@ -362,14 +365,6 @@ def _set_hands_sbf(hands, t, auto, vals, masks, start, stop):
 POLICY_NAMES = ("table", "field", "sbf")
 
 
-@functools.lru_cache(maxsize=None)
-def _placeholder_tables() -> ModelTables:
-    # builtin_policy returns model tables whatever the policy; those that do not use them
-    # get these.
-    return ModelTables(np.zeros((3, 1, N_RECORD), np.float32),
-                       np.zeros((3, 1, 2), np.float32), np.zeros(N_PARAMS))
-
-
 def builtin_policy(policy, rules: RuleSet, n_seats: int, bonus_rank: "int | None"):
     """(kind, model tables, field) for :func:`set_hands`, or None when ``policy`` is not
     a built-in policy: None or ``"table"`` (the shipped model), ``"field"`` (the previous
@@ -396,9 +391,9 @@ def builtin_policy(policy, rules: RuleSet, n_seats: int, bonus_rank: "int | None
         if policy == "field":
             if bonus_rank is None:
                 return POLICY_FIELD, None, None
-            return POLICY_FIELD, _placeholder_tables(), reference_field(rules, n_seats)
+            return POLICY_FIELD, placeholder_model_tables(), reference_field(rules, n_seats)
         if policy == "sbf":
-            return POLICY_SBF, _placeholder_tables(), no_field
+            return POLICY_SBF, placeholder_model_tables(), no_field
         raise ValueError(f"unknown policy {policy!r}; built-in policies: "
                          f"{', '.join(POLICY_NAMES)}, or a function (hand, rules, cut) -> rows")
     return None
