@@ -126,9 +126,7 @@ def holdout_seed(seed: int) -> int:
     >>> holdout_seed(0) == holdout_seed(0) != holdout_seed(1)
     True
     """
-    seed = check_int("seed", seed, 0)
-    child = np.random.SeedSequence(seed).spawn(1)[0]
-    return int(child.generate_state(1, np.uint64)[0])
+    return _child_seed(check_int("seed", seed, 0), (0,))      # SeedSequence(seed).spawn(1)[0]
 
 
 def resolve_seed(seed) -> int:
@@ -152,8 +150,15 @@ def resolve_seed(seed) -> int:
 def batch_seed(seed: int, batch: int) -> int:
     """The seed of adaptive sampling's batch ``batch`` (independent of the held-out
     deals, which are the first child of ``SeedSequence(seed)``)."""
-    child = np.random.SeedSequence(seed, spawn_key=(1, batch))
-    return int(child.generate_state(1, np.uint64)[0])
+    return _child_seed(seed, (1, batch))
+
+
+@functools.lru_cache(maxsize=1024)
+def _child_seed(seed: int, spawn_key: tuple) -> int:
+    """The first 64-bit word of ``SeedSequence(seed, spawn_key=spawn_key)``'s state.
+    Kept: making one takes 10-20 us, a solve asks for up to a dozen, and every solve with
+    the default ``seed=0`` asks for the same ones."""
+    return int(np.random.SeedSequence(seed, spawn_key=spawn_key).generate_state(1, np.uint64)[0])
 
 
 # solve keeps, per sample, the unseen cards three times as int64 (the tiled deck, its
@@ -398,7 +403,7 @@ def batch_sizes(cap: int, first: int):
 
 def adaptive_scores(hand: Hand, policy, cand_vals: np.ndarray, params: np.ndarray, *,
                     precision: float, cap: int, seed: int, anchor: Optional[int] = None,
-                    first: Optional[Opponents] = None):
+                    first: Optional[Opponents] = None) -> "AdaptiveScores":
     """Adaptive sampling (see :func:`solver.solve`'s ``precision``): deals come in batches
     (:func:`batch_sizes`, batch ``b`` drawn from :func:`batch_seed` ``(seed, b)``; ``first``:
     the first batch's opponents, if already drawn) and only the candidates still in the
@@ -408,11 +413,12 @@ def adaptive_scores(hand: Hand, policy, cand_vals: np.ndarray, params: np.ndarra
     (the opponent model's own setting of the hand) or, without one, the current leader.
     A rival leaves the running when the 95% confidence interval of its paired difference
     from the reference lies below 0; sampling stops when every rival left has that
-    interval's half-width at most ``precision``, or at ``cap`` deals.
+    interval's half-width at most ``precision``, or at ``cap`` deals.  (One deal has no
+    standard error: it shows no rival worse.)
 
-    Returns (scores[k, s], the deals each candidate was scored on -- a prefix of the
-    deals --, the candidates still in the running, and the :class:`Opponents` of every
-    deal used)."""
+    The paired differences are kept as integer sums (:func:`paired_statistics`), added
+    to batch by batch while the reference stays the same, so a batch costs only its own
+    deals' arithmetic."""
     K = len(cand_vals)
     n_opp = hand.seats - 1
     scores = np.zeros((K, cap), np.int32)
@@ -420,28 +426,74 @@ def adaptive_scores(hand: Hand, policy, cand_vals: np.ndarray, params: np.ndarra
     fouled = np.zeros((cap, n_opp), np.bool_)
     auto = np.zeros((cap, n_opp), np.int8)
     scored = np.zeros(K, np.int64)
+    totals = np.zeros(K, np.int64)               # each candidate's score, summed
+    sums = np.zeros(K, np.int64)                 # its differences from the reference, summed
+    squares = np.zeros(K, np.int64)              # and their squares
+    ref = -1
     alive = np.arange(K)
+    mean = stderr = np.zeros(K)
     used = 0
     for batch, size in enumerate(batch_sizes(cap, first_batch(hand.seats))):
         new = slice(used, used + size)
         drawn = first if batch == 0 and first is not None else sampled_opponents(
             hand, size, batch_seed(seed, batch), policy)
         vals[new], fouled[new], auto[new] = drawn
-        scores[alive, new] = score_candidates(cand_vals[alive], 0, vals[new], fouled[new],
-                                              auto[new], params)
+        block = score_candidates(cand_vals[alive], 0, vals[new], fouled[new], auto[new],
+                                 params)
+        scores[alive, new] = block
+        totals[alive] += block.sum(axis=1)
+        # (A leader's mean over the deals used is its total over them, divided alike.)
+        leader = anchor if anchor is not None else int(alive[np.argmax(totals[alive])])
+        if leader == ref:                       # the new deals' differences only
+            diff = block.astype(np.int64) - block[np.flatnonzero(alive == ref)[0]]
+        else:                                   # a new reference: every deal so far
+            diff = (scores[alive, :used + size].astype(np.int64)
+                    - scores[leader, :used + size])
+            sums[alive] = squares[alive] = 0
+            ref = leader
+        sums[alive] += diff.sum(axis=1)
+        squares[alive] += (diff * diff).sum(axis=1)
         used += size
         scored[alive] = used
-        mine = scores[alive, :used].astype(np.float64)
-        ref = (int(np.argmax(mine.mean(axis=1))) if anchor is None
-               else int(np.flatnonzero(alive == anchor)[0]))
-        diff = mine - mine[ref]
-        half = Z95 * diff.std(axis=1, ddof=1) / np.sqrt(used)
-        keep = diff.mean(axis=1) + half >= 0           # not yet shown to be worse
-        alive, half = alive[keep], half[keep]
-        if np.all(half <= precision):
+        if used < 2:
+            continue
+        mean, stderr = paired_statistics(sums[alive], squares[alive], used)
+        half = Z95 * stderr
+        keep = mean + half >= 0                 # not yet shown to be worse
+        alive, mean, stderr = alive[keep], mean[keep], stderr[keep]
+        if np.all(half[keep] <= precision):
             break
-    return (scores[:, :used], scored, alive,
-            Opponents(vals[:used], fouled[:used], auto[:used]))
+    return AdaptiveScores(scores[:, :used], scored, alive,
+                          Opponents(vals[:used], fouled[:used], auto[:used]), mean, stderr)
+
+
+class AdaptiveScores(NamedTuple):
+    """What :func:`adaptive_scores` returns: ``scores[k, s]`` (candidate k on deal s, 0
+    where it was not scored), ``scored[k]`` (the deals it was scored on, a prefix of
+    them), ``running`` (the candidates still in the running), the :class:`Opponents` of
+    every deal used, and each running candidate's paired difference from the reference
+    over the deals used: ``diff_means`` and ``diff_stderrs`` (zeros after one deal)."""
+    scores: np.ndarray
+    scored: np.ndarray
+    running: np.ndarray
+    opponents: Opponents
+    diff_means: np.ndarray
+    diff_stderrs: np.ndarray
+
+
+def paired_statistics(sums: np.ndarray, squares: np.ndarray, n: int):
+    """(means, standard errors of the means) of paired differences over ``n`` >= 2
+    deals, from their sums and their squares' sums (integers, int64).  The variance
+    ``(n squares - sums**2) / (n (n - 1))`` has an exact integer numerator, so
+    differences that never vary have a standard error of exactly 0, as the two-pass
+    formula gives them (and no cancellation below 0).  Where ``n squares`` would not fit
+    in 64 bits, the numerator is computed with Python's integers."""
+    if squares.size and int(squares.max()) > np.iinfo(np.int64).max // n:
+        spread = np.array([n * int(q) - int(s) * int(s) for s, q in zip(sums, squares)],
+                          np.float64)
+    else:
+        spread = (n * squares - sums * sums).astype(np.float64)
+    return sums / n, np.sqrt(spread / (n * (n - 1.0))) / np.sqrt(n)
 
 
 def anchor_setting(hand: Hand, policy) -> Optional[np.ndarray]:

@@ -22,14 +22,15 @@ from .autowin import KIND_NAMES, auto_code, automatic_win_kind
 from .cards import CardsLike, card_name, names
 from .display import reading_order
 from .policy import POLICY_TABLE, builtin_policy, compile_model_kernel, set_hands_kernel
-from .rows import RowValue, cut_taken, tables_for
-from .rules import ROWS, RuleSet
+from .rows import cut_taken, tables_for
+from .rules import CATEGORIES, ROWS, RuleSet
 from .sampling import (DEPART_Z, Policy, adaptive_scores, first_batch,
                        anchor_setting, batch_seed, check_memory, check_sampling,
                        given_opponents, holdout_seed, prepare_hand, sampled_opponents)
 from .scoring import describe, describer, row_bonus, score_candidates, score_kernel_for
 from .search import front_bonus_is_monotone, nondominated_arrangements
 from .solution import FEW_DEALS, Alternative, Solution
+from .tables import value_category
 
 __all__ = ["Alternative", "Solution", "solve"]
 
@@ -199,18 +200,19 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
     anchor = None
     if adaptive:
         anchor = _anchor_candidate(cand_vals, prior, params)
-        scores, scored, running, opp = adaptive_scores(
+        scores, scored, running, opp, diff_means, diff_stderrs = adaptive_scores(
             hand, policy, cand_vals, params, precision=precision, cap=samples, seed=seed,
             anchor=anchor, first=first)
     else:
         scores = score_candidates(cand_vals, 0, *opp, params)
         scored = np.full(len(cand_vals), scores.shape[1])
         running = np.arange(len(cand_vals))
+        diff_means = diff_stderrs = None
     # A candidate's mean over the deals it was scored on (all of them, unless adaptive
     # sampling dropped it on the way).
     means = scores.sum(axis=1) / scored          # (the deals not scored hold zeros)
     S = scores.shape[1]
-    best = _choice(scores, means, running, anchor)
+    best = _choice(means, running, anchor, diff_means, diff_stderrs, S)
     order = [best] + [int(i) for i in np.argsort(-means, kind="stable") if i != best]
 
     def rows_text(i):
@@ -286,20 +288,20 @@ def _anchor_candidate(cand_vals: np.ndarray, anchor_vals, params) -> Optional[in
     return None
 
 
-def _choice(scores: np.ndarray, means: np.ndarray, running: np.ndarray,
-            anchor: Optional[int]) -> int:
+def _choice(means: np.ndarray, running: np.ndarray, anchor: Optional[int],
+            diff_means: Optional[np.ndarray], diff_stderrs: Optional[np.ndarray],
+            deals: int) -> int:
     """The arrangement chosen: without an anchor, the best mean still in the running;
     with one, the anchor unless rivals still in the running lead it, deal by deal, by
-    more than DEPART_Z standard errors, and then the best mean of those."""
+    more than DEPART_Z standard errors, and then the best mean of those.  (``diff_means``
+    and ``diff_stderrs``: the running candidates' paired differences from the anchor
+    over all ``deals``, from :func:`solver.sampling.adaptive_scores`.)"""
     if anchor is None or anchor not in running:
         return int(running[np.argmax(means[running])])
-    rivals = running[running != anchor]
-    if len(rivals) == 0 or scores.shape[1] < 2:
+    if deals < 2:
         return anchor                 # (one deal: no standard error, no departure)
-    # Every rival's paired difference at once, row by row as _paired_difference has it.
-    diff = scores[rivals].astype(np.float64) - scores[anchor].astype(np.float64)
-    ahead = [int(k) for k, d, e in zip(rivals, diff.mean(axis=1), _stderrs(diff))
-             if d > DEPART_Z * e]
+    ahead = [int(k) for k, d, e in zip(running, diff_means, diff_stderrs)
+             if k != anchor and d > DEPART_Z * e]
     return max(ahead, key=lambda k: means[k]) if ahead else anchor
 
 
@@ -349,7 +351,9 @@ def _paired_difference(scores: np.ndarray, best: np.ndarray) -> tuple[float, Opt
 
 
 def _categories(values) -> tuple[str, str, str]:
-    return tuple(RowValue(int(v)).category for v in values)
+    """The rows' category names (``RowValue.category``, without checking values that
+    come from the row tables)."""
+    return tuple(CATEGORIES[value_category(int(v))] for v in values)
 
 
 def _cut_text(rs: RuleSet, cut) -> Optional[str]:

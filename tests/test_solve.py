@@ -537,8 +537,8 @@ def _rows(sol):
 def test_adaptive_sampling_keeps_its_promise():
     from solver.sampling import DEPART_Z, Z95
     hand, cap, precision = _close_call_hand(), 1600, 0.05
-    codes, masks, cand, anchor, (scores, scored, running, _) = _adaptive_run(
-        hand, "classic", 2, cap, precision, 4)
+    codes, masks, cand, anchor, (scores, scored, running, _, diff_means, diff_stderrs) = \
+        _adaptive_run(hand, "classic", 2, cap, precision, 4)
     used = scores.shape[1]
     # The anchor is the model's own setting (quick_set's rows), and is never dropped.
     quick = solver.quick_set(hand, "classic", players=2)
@@ -554,10 +554,14 @@ def test_adaptive_sampling_keeps_its_promise():
         else:                                 # dropped: shown worse than the anchor
             assert diff.mean() + half < 0
     # The choice: the anchor unless rivals lead it by more than DEPART_Z standard errors.
+    # (What it returns of the running ones' differences is the two-pass formula's.)
     ahead = []
-    for k in running:
+    for i, k in enumerate(running):
         diff = scores[k].astype(float) - scores[anchor]
-        if k != anchor and diff.mean() > DEPART_Z * diff.std(ddof=1) / np.sqrt(used):
+        stderr = diff.std(ddof=1) / np.sqrt(used)
+        assert diff_means[i] == pytest.approx(diff.mean(), rel=1e-12, abs=1e-15)
+        assert diff_stderrs[i] == pytest.approx(stderr, rel=1e-12, abs=1e-15)
+        if k != anchor and diff.mean() > DEPART_Z * stderr:
             ahead.append(k)
     best = max(ahead, key=lambda k: means[k]) if ahead else anchor
     sol = solver.solve(hand, "classic", players=2, samples=cap, seed=4, precision=precision)
@@ -568,7 +572,7 @@ def test_adaptive_sampling_keeps_its_promise():
 
 def test_without_an_anchor_adaptive_sampling_follows_the_leader():
     from solver.sampling import Z95
-    codes, masks, cand, _, (scores, scored, running, _) = _adaptive_run(
+    codes, masks, cand, _, (scores, scored, running, _, diff_means, diff_stderrs) = _adaptive_run(
         _close_call_hand(), "classic", 2, 1600, 0.05, 4, anchored=False)
     used = scores.shape[1]
     means = np.array([scores[k, :scored[k]].mean() for k in range(len(cand))])
@@ -581,6 +585,11 @@ def test_without_an_anchor_adaptive_sampling_follows_the_leader():
             assert half <= 0.05 + 1e-12
         elif k not in running:                # dropped: it trailed the leader of its time
             assert diff.mean() < 0
+    for i, k in enumerate(running):           # the differences from the last leader
+        diff = scores[k].astype(float) - scores[best]
+        assert diff_means[i] == pytest.approx(diff.mean(), rel=1e-12, abs=1e-15)
+        assert diff_stderrs[i] == pytest.approx(diff.std(ddof=1) / np.sqrt(used), rel=1e-12,
+                                                abs=1e-15)
 
 
 def test_adaptive_sampling_is_reproducible_and_stops_early_on_clear_hands():
@@ -706,6 +715,41 @@ def test_adaptive_sampling_says_when_it_stopped_at_its_cap():
     assert "stopped at the cap of 1600 deals" in str(capped)
     easy = solver.solve("As Ks Qs Js Ts 9h 9d 9c 2h 2d 5c 6c 7c", "classic")
     assert not easy.capped
+
+
+def test_paired_statistics_are_the_two_pass_formulas():
+    from solver.sampling import paired_statistics
+    rng = np.random.default_rng(11)
+    diffs = rng.integers(-40, 41, (7, 300))
+    diffs[2] = 5                                   # never varies: exactly 0
+    diffs[3] = 0
+    mean, stderr = paired_statistics(diffs.sum(axis=1), (diffs * diffs).sum(axis=1), 300)
+    assert mean == pytest.approx(diffs.mean(axis=1), rel=1e-13)
+    assert stderr == pytest.approx(diffs.std(axis=1, ddof=1) / np.sqrt(300), rel=1e-12)
+    assert stderr[2] == 0.0 and stderr[3] == 0.0 and mean[2] == 5.0
+    # Sums too large for n * squares in 64 bits: the numerator in Python's integers.
+    big = np.array([3 * 10**9, -(3 * 10**9) + 7], np.int64)
+    n = 10**6
+    squares = big * big // n + np.array([10**12, 4 * 10**12], np.int64)
+    assert int(squares.max()) > np.iinfo(np.int64).max // n
+    mean, stderr = paired_statistics(big, squares, n)
+    exact = [(n * int(q) - int(s) ** 2) / (n * (n - 1)) for s, q in zip(big, squares)]
+    assert stderr == pytest.approx(np.sqrt(exact) / np.sqrt(n), rel=1e-12)
+    assert mean == pytest.approx(big / n)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_adaptive_sampling_on_one_deal_keeps_the_models_setting(players):
+    # One deal has no standard error: no rival is shown worse or better, so every one
+    # stays in the running and the choice is the anchor (this used to end in an argmax
+    # of nothing).
+    hand = "4h 9h 5c 3s Qs Ah Qh Ad 4s 4d Td Jd Jh"
+    with pytest.warns(UserWarning, match="1 deal cannot tell settings apart"):
+        sol = solver.solve(hand, "classic", players=players, samples=1, precision=0.1)
+    assert sol.samples == 1 and sol.anchored and sol.capped
+    assert sol.in_running == sol.candidates
+    quick = solver.quick_set(hand, "classic", players=players)
+    assert (sol.front, sol.middle, sol.back) == tuple(quick)
 
 
 def test_the_text_says_on_how_many_deals_each_dropped_rival_was_compared():
