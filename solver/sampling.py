@@ -109,12 +109,44 @@ def _unseen(rules: RuleSet, own: tuple, cut_codes: tuple) -> list[int]:
 
 def deal_unseen(hand: Hand, samples: int, seed: int) -> np.ndarray:
     """The opponents' hands of ``samples`` deals: card codes, (samples, seats - 1,
-    cards_dealt), each deal a uniformly random permutation of the unseen cards."""
+    cards_dealt), each deal a uniformly random permutation of the unseen cards: row s is
+    row s of ``numpy.random.default_rng(seed).permuted(deck, axis=1)``, ``deck`` the
+    unseen cards in every row, cut to the cards the opponents are dealt."""
     n_opp, dealt = hand.seats - 1, hand.rules.cards_dealt
-    rng = np.random.default_rng(seed)
-    deck = np.tile(np.array(unseen_cards(hand), np.int64), (samples, 1))
-    deals = rng.permuted(deck, axis=1)[:, :n_opp * dealt]
-    return np.ascontiguousarray(deals.reshape(samples, n_opp, dealt))
+    unseen = np.array(unseen_cards(hand), np.int64)
+    order = _deal_order(seed, samples, len(unseen), n_opp * dealt)
+    return unseen.take(order).reshape(samples, n_opp, dealt)
+
+
+# A shuffle moves positions by its random draws alone, whatever the cards in them, so a
+# deal is the unseen cards at positions that depend only on (seed, samples, how many
+# cards are unseen).  Those positions are kept for small batches: every solve with the
+# same seed (the default, seed=0, above all) draws its batches from the same few seeds,
+# and shuffling is most of the time of dealing (benchmarks/README.md).
+DEAL_ORDERS_KEPT = 64
+DEAL_ORDER_CELLS = 1 << 17          # a kept order has at most this many positions (uint8)
+
+
+def _deal_order(seed: int, samples: int, n_unseen: int, dealt: int) -> np.ndarray:
+    """The positions, among ``n_unseen`` unseen cards, of the ``dealt`` cards of each of
+    ``samples`` deals drawn from ``seed`` (not to be written to: it may be kept)."""
+    if samples * n_unseen <= DEAL_ORDER_CELLS and n_unseen <= 256:
+        return _kept_deal_order(seed, samples, n_unseen, dealt)
+    return _shuffled_positions(seed, samples, n_unseen, dealt)
+
+
+@functools.lru_cache(maxsize=DEAL_ORDERS_KEPT)
+def _kept_deal_order(seed: int, samples: int, n_unseen: int, dealt: int) -> np.ndarray:
+    order = _shuffled_positions(seed, samples, n_unseen, dealt).astype(np.uint8)
+    order.flags.writeable = False
+    return order
+
+
+def _shuffled_positions(seed: int, samples: int, n_unseen: int, dealt: int) -> np.ndarray:
+    positions = np.empty((samples, n_unseen), np.int64)
+    positions[:] = np.arange(n_unseen)
+    np.random.default_rng(seed).permuted(positions, axis=1, out=positions)
+    return np.ascontiguousarray(positions[:, :dealt])
 
 
 def holdout_seed(seed: int) -> int:

@@ -139,6 +139,31 @@ def test_sampled_opponents_are_what_solve_plays_against():
             assert naive.is_legal(*arr, "joker")
 
 
+@pytest.mark.parametrize("rules, cut, players", [("classic", None, 2), ("pagat", None, 3),
+                                                 ("joker", None, 4), ("bonus", "7c", 4)])
+def test_a_deal_is_a_shuffle_of_the_unseen_cards(rules, cut, players):
+    # Row s of the opponents' hands is row s of default_rng(seed).permuted of the unseen
+    # cards (the deals a seed names), cut to the cards dealt: whether the shuffle's
+    # positions were kept from an earlier call (small batches) or not (large ones).
+    from solver.sampling import DEAL_ORDER_CELLS, deal_unseen, prepare_hand, unseen_cards
+    thirteen = "As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h"
+    own = {"joker": HONEST_HAND, "bonus": thirteen + " 2d 3s 4s"}.get(rules, thirteen)
+    hand = prepare_hand(own, rules, cut, players)
+    unseen = np.array(unseen_cards(hand), np.int64)
+    dealt = (players - 1) * hand.rules.cards_dealt
+    big = DEAL_ORDER_CELLS // len(unseen) + 1
+    for samples in (1, 22, 64, big):
+        for seed in (0, 5, 2 ** 63 + 11):
+            expected = np.random.default_rng(seed).permuted(
+                np.tile(unseen, (samples, 1)), axis=1)[:, :dealt]
+            for _ in range(2):                        # (the second time, kept positions)
+                deals = deal_unseen(hand, samples, seed)
+                assert deals.shape == (samples, players - 1, hand.rules.cards_dealt)
+                assert deals.dtype == np.int64 and deals.flags.writeable
+                assert np.array_equal(deals.reshape(samples, dealt), expected)
+                deals[:] = -1                         # a caller's copy: nothing kept changes
+
+
 def test_classic_declares_a_dragon():
     hand = "As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h"
     sol = solver.solve(hand, "classic", samples=50)
