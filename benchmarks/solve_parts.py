@@ -1,6 +1,9 @@
-"""Adaptive sampling's statistics alone, the two ways they have been computed, on the
-score matrices of ``test_speed_bench._hands``'s 20 ``classic`` hands (the default solve's
-batches replayed, the anchor as reference):
+"""Two parts of a solve besides the model's kernel, each timed the way it was computed
+before and the way it is now, in turn in one process (medians of 7 or 9 rounds).
+
+**The statistics**: adaptive sampling's, on the score matrices of
+``test_speed_bench._hands``'s 20 ``classic`` hands (the default solve's batches
+replayed, the anchor as reference):
 
 * *two-pass*: each batch, every deal so far converted to float and its paired
   differences' mean and standard deviation taken again (``numpy.std``), then the
@@ -9,9 +12,14 @@ batches replayed, the anchor as reference):
   candidate (``solver.sampling.paired_statistics``), which the choice reuses (now).
 
 Both give the same decisions; the time is what the arithmetic costs a solve, beside the
-solve's 10 ms or so.  Rounds alternate, medians of 7::
+solve's 10 ms or so.
 
-    cd benchmarks && PYTHONPATH=.. python3 paired_sums.py [players]
+**Dealing** (``solver.sampling.deal_unseen``) a batch of S deals of a heads-up
+``classic`` hand: *shuffled* (the unseen cards tiled and ``Generator.permuted``, before
+2026-12-02, 02:20 UTC) and *now* (the positions a seed's shuffle gives kept for small
+batches), each with a seed new to every call and with the same seed every call::
+
+    cd benchmarks && PYTHONPATH=.. python3 solve_parts.py [players]
 """
 import sys
 import time
@@ -19,8 +27,8 @@ import time
 import numba
 import numpy as np
 
-from solver.sampling import (Z95, adaptive_scores, anchor_setting, batch_sizes, first_batch,
-                             paired_statistics, prepare_hand)
+from solver.sampling import (Z95, adaptive_scores, anchor_setting, batch_sizes, deal_unseen,
+                             first_batch, paired_statistics, prepare_hand, unseen_cards)
 from solver.search import nondominated_arrangements
 from solver.solve import EFFORTS, _anchor_candidate
 from test_speed_bench import _hands
@@ -75,8 +83,38 @@ def sums(scores, anchor, players):
     return mean, stderr
 
 
+def shuffled(hand, samples, seed):
+    """deal_unseen as it was: the unseen cards in every row, shuffled."""
+    n_opp, dealt = hand.seats - 1, hand.rules.cards_dealt
+    deck = np.tile(np.array(unseen_cards(hand), np.int64), (samples, 1))
+    deals = np.random.default_rng(seed).permuted(deck, axis=1)[:, :n_opp * dealt]
+    return np.ascontiguousarray(deals.reshape(samples, n_opp, dealt))
+
+
+def dealing():
+    hand = prepare_hand(_hands("classic")[0][0], "classic", None, 2)
+    for samples in (64, 256, 1000):
+        times = {}
+        for r in range(9):
+            for name, deal in (("shuffled", shuffled), ("now", deal_unseen)):
+                fresh = iter(range(10**6 * (r + 1), 10**9))
+                for seeds, seed_of in (("new seeds", lambda: next(fresh)), ("same seed", lambda: 0)):
+                    start = time.perf_counter()
+                    for _ in range(200):
+                        deal(hand, samples, seed_of())
+                    times.setdefault((name, seeds), []).append(
+                        (time.perf_counter() - start) / 200 * 1e6)
+        line = []
+        for seeds in ("new seeds", "same seed"):
+            old, new = np.array(times["shuffled", seeds]), np.array(times["now", seeds])
+            line.append(f"{seeds}: shuffled {np.median(old):.1f} us, now {np.median(new):.1f} us, "
+                        f"now / shuffled {np.median(new / old):.2f}")
+        print(f"dealing {samples} deals; " + "; ".join(line))
+
+
 def main(players):
     numba.set_num_threads(1)
+    dealing()
     mats = score_matrices(players)
     times = {"two-pass": [], "sums": []}
     ways = [("two-pass", two_pass), ("sums", sums)]
