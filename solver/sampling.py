@@ -137,12 +137,15 @@ def _deal_order(seed: int, samples: int, n_unseen: int, dealt: int) -> np.ndarra
 
 @functools.lru_cache(maxsize=DEAL_ORDERS_KEPT)
 def _kept_deal_order(seed: int, samples: int, n_unseen: int, dealt: int) -> np.ndarray:
+    """:func:`_shuffled_positions`, kept read-only, one byte a position."""
     order = _shuffled_positions(seed, samples, n_unseen, dealt).astype(np.uint8)
     order.flags.writeable = False
     return order
 
 
 def _shuffled_positions(seed: int, samples: int, n_unseen: int, dealt: int) -> np.ndarray:
+    """The positions ``0..n_unseen-1`` in every row, shuffled as the cards used to be,
+    the first ``dealt`` of each row."""
     positions = np.empty((samples, n_unseen), np.int64)
     positions[:] = np.arange(n_unseen)
     np.random.default_rng(seed).permuted(positions, axis=1, out=positions)
