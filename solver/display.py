@@ -18,9 +18,9 @@ from collections import Counter
 from typing import Optional, Sequence
 
 from .cards import FIRST_JOKER, card_name, code_rank, code_suit, parse_codes
-from .rules import CATEGORIES, ROWS, SCHEME_MANDARIN, SCHEME_SCOOP, rule_set
+from .rules import ROWS, SCHEME_MANDARIN, SCHEME_SCOOP, rule_set
 from .solution import FEW_DEALS
-from .tables import value_category, value_digits
+from .tables import category_name, value_digits
 
 ROW_WIDTH = 14            # "Kh Kd Kc 9s 9d"
 _STRAIGHTS = ("straight", "straight_flush")
@@ -79,7 +79,7 @@ def counted_ranks(value: int, size: int) -> list[int]:
     >>> sort_row("Jk Jk Jk Kh 8d", value=row_value("Jk Jk Jk Kh 8d", "joker").value)
     'Kh Jk Jk Jk 8d'
     """
-    category = CATEGORIES[value_category(value)]
+    category = category_name(value)
     digits = [d - 1 for d in value_digits(value) if d]          # ranks, in tie-break order
     if category == "joker_trips":
         return []

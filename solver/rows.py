@@ -10,7 +10,8 @@ from . import kernels
 from ._checks import check_int, is_int
 from .cards import N_CODES, CardsLike, card_name, code_rank, parse_codes, to_codes
 from .rules import CATEGORIES, CATEGORY_INDEX, RANKS, RuleSet, rule_set
-from .tables import RowTables, make_value, row_tables, value_category, value_digits
+from .tables import (RowTables, category_name, make_value, row_tables, value_category,
+                     value_digits)
 
 
 def bonus_rank_of(rules: RuleSet, cut: "str | int | None") -> int:
@@ -129,7 +130,7 @@ class RowValue:
 
     @property
     def category(self) -> str:
-        return CATEGORIES[value_category(self.value)]
+        return category_name(self.value)
 
     @property
     def ranks(self) -> str:

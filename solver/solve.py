@@ -23,14 +23,14 @@ from .cards import CardsLike, card_name, names
 from .display import reading_order
 from .policy import POLICY_TABLE, builtin_policy, compile_model_kernel, set_hands_kernel
 from .rows import cut_taken, tables_for
-from .rules import CATEGORIES, ROWS, RuleSet
+from .rules import ROWS, RuleSet
 from .sampling import (DEPART_Z, Policy, adaptive_scores, first_batch,
                        anchor_setting, batch_seed, check_memory, check_sampling,
                        given_opponents, holdout_seed, prepare_hand, sampled_opponents)
 from .scoring import describe, describer, row_bonus, score_candidates, score_kernel_for
 from .search import front_bonus_is_monotone, nondominated_arrangements
 from .solution import FEW_DEALS, Alternative, Solution
-from .tables import value_category
+from .tables import category_name
 
 __all__ = ["Alternative", "Solution", "solve"]
 
@@ -334,14 +334,11 @@ def _check_holdout(holdout, opponents, rs: RuleSet, n_seats: int) -> Optional[in
 
 
 def _stderr(scores: np.ndarray) -> Optional[float]:
-    """The standard error of the mean of ``scores`` (None for a single sample: undefined)."""
+    """The standard error of the mean of ``scores`` (None for a single sample: undefined).
+    The reported numbers keep this two-pass formula, bit for bit as before; adaptive
+    sampling's running tests use integer sums (solver.sampling.paired_statistics)."""
     n = len(scores)
-    return float(_stderrs(scores)) if n > 1 else None
-
-
-def _stderrs(scores: np.ndarray) -> np.ndarray:
-    """The standard errors of the means along the last axis (at least two samples)."""
-    return np.std(scores, axis=-1, ddof=1) / np.sqrt(scores.shape[-1])
+    return float(np.std(scores, axis=-1, ddof=1) / np.sqrt(scores.shape[-1])) if n > 1 else None
 
 
 def _paired_difference(scores: np.ndarray, best: np.ndarray) -> tuple[float, Optional[float]]:
@@ -351,9 +348,8 @@ def _paired_difference(scores: np.ndarray, best: np.ndarray) -> tuple[float, Opt
 
 
 def _categories(values) -> tuple[str, str, str]:
-    """The rows' category names (``RowValue.category``, without checking values that
-    come from the row tables)."""
-    return tuple(CATEGORIES[value_category(int(v))] for v in values)
+    """The rows' category names (values from the row tables: no check needed)."""
+    return tuple(category_name(int(v)) for v in values)
 
 
 def _cut_text(rs: RuleSet, cut) -> Optional[str]:

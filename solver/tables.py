@@ -46,7 +46,7 @@ import numpy as np
 
 from .cards import FIRST_JOKER, N_CODES, code_rank, code_suit
 from .kernels import ROW_SHIFT, SUIT_BITS
-from .rules import CATEGORY_INDEX as C, RuleSet, rule_set as _rules
+from .rules import CATEGORIES, CATEGORY_INDEX as C, RuleSet, rule_set as _rules
 
 RANK_KEYS = (0, 1, 6, 31, 108, 366, 926, 2286, 5733, 12905, 27316, 44676, 94545)
 # A joker's key, as if it were a 14th rank: the smallest above the ace's that keeps every
@@ -87,6 +87,12 @@ def make_value(category: int, digits: tuple[int, ...] = ()) -> int:
 
 def value_category(value: int) -> int:
     return value >> CATEGORY_SHIFT
+
+
+def category_name(value: int) -> str:
+    """The canonical name of a row value's category (the value is not checked: see
+    :class:`solver.RowValue` for that)."""
+    return CATEGORIES[value_category(value)]
 
 
 def value_digits(value: int) -> tuple[int, ...]:
