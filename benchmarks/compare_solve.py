@@ -10,7 +10,10 @@ imported as ``solver`` is the slower side), so read them against a null run; tho
 ``samples=1000`` are not (benchmarks/README.md).
 
     mkdir /tmp/solver-old && git archive COMMIT solver | tar -x -C /tmp/solver-old
-    cd benchmarks && PYTHONPATH=.. python3 compare_solve.py /tmp/solver-old [hands] [rounds]
+    cd benchmarks && PYTHONPATH=.. python3 compare_solve.py /tmp/solver-old [hands] [rounds] [pool=false]
+
+``pool=false``: the new package deals every deal (``solve(..., pool=False)``), as
+packages before the pool did, so that its answers can be compared with theirs.
 """
 import sys
 import time
@@ -23,9 +26,13 @@ from compare_rows import _load_old
 from test_speed_bench import SOLVE_CASES, _hands
 
 
+NEW_OPTIONS = {}       # for the new package's solve (pool=false: {"pool": False})
+
+
 def _timed(package, hand, rules, cut, players, samples):
+    options = NEW_OPTIONS if package is solver else {}
     start = time.thread_time()
-    s = package.solve(hand, rules, cut, players=players, samples=samples)
+    s = package.solve(hand, rules, cut, players=players, samples=samples, **options)
     return time.thread_time() - start, _answer(s)
 
 
@@ -47,7 +54,7 @@ def main(root: str, n_hands: int, rounds: int) -> None:
         for samples in (None, 1000):
             hands, cut = _hands(rules, n_hands)
             for m in (old, solver):                    # compiled and warm before the clock
-                m.solve(hands[0], rules, cut, players=players, samples=samples)
+                _timed(m, hands[0], rules, cut, players, samples)
             times = {old: [], solver: []}
             same = True
             for r in range(rounds):
@@ -64,5 +71,7 @@ def main(root: str, n_hands: int, rounds: int) -> None:
 
 
 if __name__ == "__main__":
+    if "pool=false" in sys.argv[4:]:
+        NEW_OPTIONS["pool"] = False
     main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 20,
          int(sys.argv[3]) if len(sys.argv) > 3 else 3)

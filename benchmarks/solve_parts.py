@@ -27,7 +27,7 @@ import time
 import numba
 import numpy as np
 
-from solver.sampling import (Z95, adaptive_scores, anchor_setting, batch_sizes, deal_unseen,
+from solver.sampling import (Z95, Deals, adaptive_scores, anchor_setting, batch_sizes, deal_unseen,
                              first_batch, paired_statistics, prepare_hand, unseen_cards)
 from solver.search import nondominated_arrangements
 from solver.solve import EFFORTS, _anchor_candidate
@@ -46,9 +46,9 @@ def score_matrices(players):
         cand = hand.tables.values[ords].astype(np.int32)
         anchor = _anchor_candidate(cand, anchor_setting(hand, None), params)
         fast = EFFORTS["fast"]
-        result = adaptive_scores(hand, None, cand, params,
+        result = adaptive_scores(hand, Deals(hand, 0, None, False), cand, params,
                                  precision=fast["precision"][13] * (players - 1),
-                                 cap=fast["hands"][13] // (players - 1), seed=0, anchor=anchor)
+                                 cap=fast["hands"][13] // (players - 1), anchor=anchor)
         out.append((result.scores, anchor))
     return out
 

@@ -5,7 +5,7 @@
 
     python -m solver [solve] [CARDS ...] [--rules joker] [--cut 4c] [--players N]
                      [--samples N] [--seed 0] [--holdout N] [--effort fast|max]
-                     [--precision U]
+                     [--precision U] [--no-pool]
                      [--top 5] [--json]
                      [--batch FILE] [--workers N] [--quiet]
     python -m solver eval ROW ... [--rules joker] [--cut 4c] [--json]
@@ -120,6 +120,9 @@ def _parser() -> argparse.ArgumentParser:
                         "opponent model's own setting is resolved to this many units of "
                         "the seat's score (default, an opponent: 0.05 for 13 cards and "
                         "0.025 for 16 or 17 with --effort fast, 0.005 with max)")
+    s.add_argument("--no-pool", action="store_true",
+                   help="deal every deal (heads-up pagat and classic read theirs from the "
+                        "pool of opponent hands set in advance by default: solver.pool)")
     s.add_argument("--top", type=int, default=5, help="alternative settings to show")
     s.add_argument("--batch", metavar="FILE", default=None,
                    help="solve every hand in FILE ('-': standard input), one a line ('#' "
@@ -265,7 +268,7 @@ def _solve(args) -> int:
     rs = rule_set(args.rules)
     options = dict(samples=args.samples, seed=args.seed, players=args.players,
                    holdout=args.holdout, top=args.top, precision=args.precision,
-                   effort=args.effort)
+                   effort=args.effort, pool=False if args.no_pool else None)
     if args.batch is not None:
         if args.cards:
             raise ValueError("give the cards or --batch FILE, not both")

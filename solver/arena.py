@@ -7,7 +7,7 @@ codes), optionally with a fourth item ``"declare"`` to declare an automatic win
 * ``solve`` -- :func:`solver.solve`, by default as ``solve(cards, rules)`` runs
   (``solve:samples=1000``: exactly 1000 deals; ``solve:effort=max``,
   ``solve:precision=0.02``: adaptive sampling's options; ``model=field``: the opponent
-  policy it best-responds to);
+  policy it best-responds to; ``pool=false``: deal every deal, never from the pool);
 * ``model`` -- the default opponent model's own setting (:func:`solver.quick_set`);
   ``model:name=field`` / ``field`` -- the previous default model; ``sbf`` --
   strongest-back-first; ``random`` -- a random legal arrangement;
@@ -72,18 +72,20 @@ class Setter:
 @dataclass(frozen=True)
 class SolveSetter(Setter):
     """:func:`solver.solve` with its sampling options (``samples``, ``precision``,
-    ``effort``; all None: the default adaptive solve) and an opponent ``model`` (a policy
-    name, a :class:`solver.model.TableModel` or a setter function; None: the default)."""
+    ``effort``; all None: the default adaptive solve), an opponent ``model`` (a policy
+    name, a :class:`solver.model.TableModel` or a setter function; None: the default)
+    and ``pool`` (where the deals come from, as for solve)."""
     samples: Optional[int] = None
     model: Any = None
     precision: Optional[float] = None
     effort: Optional[str] = None
+    pool: Optional[bool] = None
 
     def set(self, cards, rules, cut, players, seed):
         from .solve import solve
         sol = solve(cards, rules, cut, samples=self.samples, seed=seed, players=players,
                     policy=self.model, top=0, holdout=0, precision=self.precision,
-                    effort=self.effort)                     # only the setting is used
+                    effort=self.effort, pool=self.pool)     # only the setting is used
         rows = (sol.front, sol.middle, sol.back)
         return rows + ("declare",) if sol.declare else rows
 
@@ -199,10 +201,15 @@ def setter(spec: "str | Setter | Callable") -> Setter:
                 raise ValueError(f"setter {spec!r}: options are key=value, not {item!r}")
             kwargs[key.strip()] = value.strip()
     if head == "solve":
-        unknown = set(kwargs) - {"samples", "model", "precision", "effort"}
+        unknown = set(kwargs) - {"samples", "model", "precision", "effort", "pool"}
         if unknown:
             raise ValueError(f"setter {spec!r}: unknown options {sorted(unknown)} "
-                             f"(solve takes samples, precision, effort, model)")
+                             f"(solve takes samples, precision, effort, model, pool)")
+        pool = kwargs.get("pool")
+        if pool is not None:
+            if pool.lower() not in ("true", "false"):
+                raise ValueError(f"setter {spec!r}: pool must be true or false, not {pool!r}")
+            pool = pool.lower() == "true"
         samples = kwargs.get("samples")
         if samples is not None:
             if not samples.isdigit():
@@ -217,7 +224,7 @@ def setter(spec: "str | Setter | Callable") -> Setter:
                 raise ValueError(f"setter {spec!r}: precision must be a number of units, "
                                  f"not {precision!r}") from None
         return SolveSetter(name=spec, samples=samples, model=kwargs.get("model"),
-                           precision=precision, effort=kwargs.get("effort"))
+                           precision=precision, effort=kwargs.get("effort"), pool=pool)
     if head == "model":
         unknown = set(kwargs) - {"name"}
         if unknown:
@@ -240,7 +247,7 @@ def setter(spec: "str | Setter | Callable") -> Setter:
             raise ValueError(f"setter {spec!r}: {head} has no function {options!r}")
         return _function_setter(spec, function)
     raise ValueError(f"unknown setter {spec!r}; built-in: solve[:samples=N,precision=P,"
-                     f"effort=E,model=M], model[:name=M], field, sbf, random, saved:FILE, "
+                     f"effort=E,model=M,pool=B], model[:name=M], field, sbf, random, saved:FILE, "
                      f"or module:function")
 
 
@@ -499,7 +506,7 @@ def main(argv=None) -> int:
         p.add_argument("--quiet", action="store_true", help="no progress bar")
 
     m = sub.add_parser("match", help="setter A against setter B", formatter_class=_Formatter)
-    m.add_argument("a", help="setter A: solve[:samples=N,precision=P,effort=E,model=M], "
+    m.add_argument("a", help="setter A: solve[:samples=N,precision=P,effort=E,model=M,pool=B], "
                              "model[:name=M], field, sbf, random, saved:FILE, or "
                              "module:function")
     m.add_argument("b", help="setter B (same forms)")

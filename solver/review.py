@@ -31,7 +31,7 @@ from .cards import CardsLike, card_name, format_cards, parse_codes
 from .display import arrangement_text, label, sort_row
 from .rows import RowValue, _value_of_codes
 from .rules import ROW_SIZES, ROWS, SCHEME_ROWS, SCHEME_SCOOP, RuleSet, rule_set
-from .sampling import Policy, check_sampling, prepare_hand, sampled_opponents
+from .sampling import Deals, Policy, check_sampling, prepare_hand
 from .scoring import describe, row_bonus, score_candidates
 from .search import nondominated_arrangements
 from .settle import _ROW_SEPARATOR
@@ -147,7 +147,7 @@ def review(cards: CardsLike, setting, rules: "str | RuleSet", cut: "str | int | 
     :func:`solver.solve`, which this calls with exactly these, so ``review(...).best`` is
     ``solve(cards, rules, cut, samples=samples, seed=seed, players=players,
     policy=policy)``; the setting is scored on the very same deals
-    (:func:`solver.sampling.sampled_opponents`).  See :class:`Review` for what comes
+    (:class:`solver.sampling.Deals`: dealt, or from the pool as that solve's are).  See :class:`Review` for what comes
     back.
 
     Bad input is a ``ValueError`` naming the problem: a card not in the hand, a row of the
@@ -169,7 +169,7 @@ def review(cards: CardsLike, setting, rules: "str | RuleSet", cut: "str | int | 
     samples, seed, _, checked_policy = check_sampling(rs, hand.seats, samples, seed, None,
                                                       policy)
     best = solve(cards, rs, cut, samples=samples, seed=seed, players=players, policy=policy)
-    opp = sampled_opponents(hand, samples, seed, checked_policy)
+    opp = Deals(hand, seed, checked_policy, best.pooled).fixed(samples)
     params = rs.scoring_params()
 
     masks, ords = nondominated_arrangements(own, tables, params)

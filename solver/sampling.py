@@ -14,6 +14,10 @@ Seeds: the deals of ``solve(..., seed=s)`` come from ``numpy.random.default_rng(
 its held-out deals from :func:`holdout_seed` ``(s)``; adaptive sampling's batch ``b``
 from :func:`batch_seed` ``(s, b)``.  All three are independent streams of
 ``SeedSequence(s)``, so the same arguments always give the same deals.
+
+Heads-up solves of the 52-card rule sets read their deals from a pool of opponent hands
+set in advance instead (:mod:`solver.pool`, which says why those are deals distributed
+exactly as dealt ones): :class:`Deals` is a solve's source of deals, either way.
 """
 from __future__ import annotations
 
@@ -23,6 +27,7 @@ from typing import Callable, NamedTuple, Optional, Sequence
 
 import numpy as np
 
+from . import pool as _pool
 from ._checks import check_int, check_signature, function_name, is_int
 from .autowin import auto_code, automatic_win_kind
 from .cards import CardsLike, card_name, deck_codes, format_cards, parse_codes, to_codes
@@ -155,8 +160,9 @@ def _shuffled_positions(seed: int, samples: int, n_unseen: int, dealt: int) -> n
 def holdout_seed(seed: int) -> int:
     """The seed of the held-out deals of ``solve(..., seed=seed)``: drawn from
     ``numpy.random.SeedSequence(seed).spawn``, so independent of the ``seed`` deals.
-    ``sample_opponents(cards, rules, cut, samples=holdout, seed=holdout_seed(seed))``
-    are the opponents the held-out EV is measured against.
+    ``sample_opponents(cards, rules, cut, samples=holdout, seed=seed, held_out=True)``
+    are the opponents the held-out EV is measured against (for dealt deals, those of
+    ``seed=holdout_seed(seed)``; a solve that reads the pool holds out pool deals).
 
     >>> holdout_seed(0) == holdout_seed(0) != holdout_seed(1)
     True
@@ -378,21 +384,28 @@ def given_opponents(opponents, hand: Hand) -> Opponents:
 
 
 def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = None,
-                     *, samples: int = 1000, seed: int = 0, players: Optional[int] = None):
+                     *, samples: int = 1000, seed: int = 0, players: Optional[int] = None,
+                     pool: Optional[bool] = None, held_out: bool = False):
     """The opponents' settings :func:`solver.solve` plays against with the same arguments
     and the default policy: one list per sample of ``(front, middle, back)`` texts, with a
     fourth item ``"declare"`` for an opponent declaring an automatic win (``classic``).
 
     ``solve(cards, rules, cut, opponents=sample_opponents(...))`` gives the same answer as
-    ``solve(cards, rules, cut, samples=..., seed=...)`` with those sampling arguments.
+    ``solve(cards, rules, cut, samples=..., seed=...)`` with those sampling arguments
+    (``pool`` as for :func:`solver.solve`; heads-up ``pagat`` and ``classic`` read their
+    deals from :mod:`solver.pool`).  ``held_out=True``: the held-out deals of that solve
+    instead, the first ``samples`` of them.
     """
     hand = prepare_hand(cards, rules, cut, players)
     rs, n_seats = hand.rules, hand.seats
     samples, seed, _, _ = check_sampling(rs, n_seats, samples, seed)
-    hands = deal_unseen(hand, samples, seed)
-    kind, mt, field = builtin_policy(None, rs, n_seats, bonus_rank_of(rs, cut))
-    _, auto, masks = set_hands(hands, hand.tables, kind, mt, rs.scoring_params(), field,
-                               n_seats, bool(rs.automatic_wins))
+    if use_pool(hand, None, pool, samples):
+        hands, masks, auto = Deals(hand, seed, None, True).hands(samples, held_out=held_out)
+    else:
+        hands = deal_unseen(hand, samples, holdout_seed(seed) if held_out else seed)
+        kind, mt, field = builtin_policy(None, rs, n_seats, bonus_rank_of(rs, cut))
+        _, auto, masks = set_hands(hands, hand.tables, kind, mt, rs.scoring_params(), field,
+                                   n_seats, bool(rs.automatic_wins))
     out = []
     for s in range(samples):
         sample = []
@@ -406,6 +419,73 @@ def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int |
                                               if masks[s, j, r] >> p & 1]) for r in range(3)))
         out.append(sample)
     return out
+
+
+# --- a solve's deals: dealt, or from the pool -------------------------------------------------
+def use_pool(hand: Hand, policy, pool, deals: int) -> bool:
+    """Whether a solve of ``hand`` with ``policy`` reads its deals from the pool
+    (:mod:`solver.pool`).  ``pool``: None, where the pool applies (heads-up, a 52-card
+    rule set, the shipped model) and ``deals`` (the most deals and held-out deals the
+    solve may use) fit in it; True, the pool or a ``ValueError`` saying why not; False,
+    dealt deals."""
+    if pool is not None and not isinstance(pool, (bool, np.bool_)):
+        raise ValueError(f"pool must be None (where it applies), True or False, not {pool!r}")
+    if pool is not None and not pool:
+        return False
+    fits = _pool.applies(hand.rules, hand.seats, policy) and deals <= _pool.MAX_DEALS
+    if pool and not fits:
+        if not _pool.applies(hand.rules, hand.seats, policy):
+            raise ValueError(f"pool=True: the pool holds heads-up deals of the 52-card rule "
+                             f"sets set by the shipped model, not {hand.rules.name} with "
+                             f"{hand.seats} players and policy {policy!r}")
+        raise ValueError(f"pool=True: {deals} deals and held-out deals; the pool gives a "
+                         f"solve at most {_pool.MAX_DEALS}")
+    return fits
+
+
+class Deals:
+    """Where a solve's deals come from.  Dealt (``pooled`` False): ``fixed(n)``, the
+    deals of ``seed``; ``batch(b, n)``, adaptive batch ``b`` (:func:`batch_seed`);
+    ``held_out(n)``, the held-out deals (:func:`holdout_seed`).  From the pool: the
+    fixed deals and the batches one after the other from the same stream, forwards
+    from :func:`solver.pool.first_chunk` ``(seed)`` (so adaptive sampling's deals are
+    the first deals of ``samples=N``), the held-out deals backwards; each call gives
+    the next ones.  Each is an :class:`Opponents`."""
+
+    def __init__(self, hand: Hand, seed: int, policy, pooled: bool):
+        self.hand, self.seed, self.policy, self.pooled = hand, seed, policy, pooled
+        self._streams = (_pool.streams(hand.rules, hand.tables, hand.own, seed)
+                         if pooled else None)
+
+    def fixed(self, n: int) -> Opponents:
+        if self.pooled:
+            return _pooled(self._streams[0].take(n))
+        return sampled_opponents(self.hand, n, self.seed, self.policy)
+
+    def batch(self, b: int, n: int) -> Opponents:
+        if self.pooled:
+            return _pooled(self._streams[0].take(n))
+        return sampled_opponents(self.hand, n, batch_seed(self.seed, b), self.policy)
+
+    def held_out(self, n: int) -> Opponents:
+        if self.pooled:
+            return _pooled(self._streams[1].take(n))
+        return sampled_opponents(self.hand, n, holdout_seed(self.seed), self.policy)
+
+    def hands(self, n: int, held_out: bool = False):
+        """The next ``n`` (fixed or held-out) deals as (codes, row position masks,
+        declared automatic wins): (n, 1, 13), (n, 1, 3) and (n, 1) arrays (pooled only)."""
+        parts = self._streams[1 if held_out else 0].take(n)
+        return (_pool.gather(parts, "codes").astype(np.int64)[:, None],
+                _pool.gather(parts, "rows").astype(np.int64)[:, None],
+                _pool.gather(parts, "auto")[:, None])
+
+
+def _pooled(parts) -> Opponents:
+    """The :class:`Opponents` of heads-up pool deals (from :meth:`solver.pool.Stream.take`)."""
+    vals = _pool.gather(parts, "vals")[:, None]
+    auto = _pool.gather(parts, "auto")[:, None]
+    return Opponents(vals, np.zeros(auto.shape, np.bool_), auto)
 
 
 # --- adaptive sampling ----------------------------------------------------------------------
@@ -436,13 +516,13 @@ def batch_sizes(cap: int, first: int):
         used += size
 
 
-def adaptive_scores(hand: Hand, policy, cand_vals: np.ndarray, params: np.ndarray, *,
-                    precision: float, cap: int, seed: int, anchor: Optional[int] = None,
+def adaptive_scores(hand: Hand, deals: Deals, cand_vals: np.ndarray, params: np.ndarray, *,
+                    precision: float, cap: int, anchor: Optional[int] = None,
                     first: Optional[Opponents] = None) -> "AdaptiveScores":
     """Adaptive sampling (see :func:`solver.solve`'s ``precision``): deals come in batches
-    (:func:`batch_sizes`, batch ``b`` drawn from :func:`batch_seed` ``(seed, b)``; ``first``:
-    the first batch's opponents, if already drawn) and only the candidates still in the
-    running are scored on each.
+    (:func:`batch_sizes`, batch ``b`` from ``deals.batch(b, size)``; ``first``: the first
+    batch's opponents, if already drawn) and only the candidates still in the running are
+    scored on each.
 
     Every rival is compared, deal by deal, with a *reference*: candidate ``anchor``
     (the opponent model's own setting of the hand) or, without one, the current leader.
@@ -470,8 +550,7 @@ def adaptive_scores(hand: Hand, policy, cand_vals: np.ndarray, params: np.ndarra
     used = 0
     for batch, size in enumerate(batch_sizes(cap, first_batch(hand.seats))):
         new = slice(used, used + size)
-        drawn = first if batch == 0 and first is not None else sampled_opponents(
-            hand, size, batch_seed(seed, batch), policy)
+        drawn = first if batch == 0 and first is not None else deals.batch(batch, size)
         vals[new], fouled[new], auto[new] = drawn
         block = score_candidates(cand_vals[alive], 0, vals[new], fouled[new], auto[new],
                                  params)

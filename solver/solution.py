@@ -95,7 +95,8 @@ class Solution:
 
     ``hand``, ``players``, ``seed``, with ``rules``, ``cut`` and ``samples``: the question
     it answers (``seed`` is the one used: drawn afresh for ``solve(..., seed=None)``).
-    Rows, discards and hand are in a player's reading order (most repeated ranks first,
+    ``pooled``: the deals came from the pool of opponent hands set in advance
+    (:mod:`solver.pool`; heads-up ``pagat`` and ``classic``) rather than dealt.  Rows, discards and hand are in a player's reading order (most repeated ranks first,
     high to low, a joker where the card it stands for goes: :func:`solver.display.sort_row`).
     A Solution is immutable and hashable (``row_rates`` is a read-only mapping).
 
@@ -134,6 +135,7 @@ class Solution:
     hand: str = ""
     players: int = 0
     seed: Optional[int] = None
+    pooled: bool = False
 
     def __post_init__(self):
         object.__setattr__(self, "row_rates", RowRates(self.row_rates))

@@ -24,9 +24,9 @@ from .display import reading_order
 from .policy import POLICY_TABLE, builtin_policy, compile_model_kernel, set_hands_kernel
 from .rows import cut_taken, tables_for
 from .rules import ROWS, RuleSet
-from .sampling import (DEPART_Z, Policy, adaptive_scores, first_batch,
-                       anchor_setting, batch_seed, check_memory, check_sampling,
-                       given_opponents, holdout_seed, prepare_hand, sampled_opponents)
+from .sampling import (DEPART_Z, Deals, Policy, adaptive_scores, anchor_setting,
+                       check_memory, check_sampling, first_batch, given_opponents,
+                       prepare_hand, use_pool)
 from .scoring import describe, describer, row_bonus, score_candidates, score_kernel_for
 from .search import front_bonus_is_monotone, nondominated_arrangements
 from .solution import FEW_DEALS, Alternative, Solution
@@ -60,7 +60,8 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
           samples: Optional[int] = None, seed: int = 0, players: Optional[int] = None,
           opponents: Optional[Sequence] = None, policy: Optional[Policy] = None,
           top: int = 5, holdout: Optional[int] = None,
-          precision: Optional[float] = None, effort: Optional[str] = None) -> Solution:
+          precision: Optional[float] = None, effort: Optional[str] = None,
+          pool: Optional[bool] = None) -> Solution:
     """The legal arrangement of 13 of ``cards`` with the best expected score against the
     opponent model (docs/rules.md#what-the-solver-optimises), and an unbiased estimate
     of its EV.
@@ -124,6 +125,13 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
         for 16 or 17 cards -- up to about a second).  ``Solution.samples`` says how many
         deals it used.
 
+    pool: where the deals come from.  None (the default): heads-up ``pagat`` and
+        ``classic`` with the shipped model read them from a pool of opponent hands set in
+        advance and kept on disk (:mod:`solver.pool`: deals distributed exactly as dealt
+        ones, each setting the model's; ``Solution.pooled``), when at most
+        ``solver.pool.MAX_DEALS`` deals and held-out deals may be used; every other solve
+        deals them.  False: always deal them.  True: the pool, or a ``ValueError``.
+
     How the answer is found without scoring 171 million arrangements: see
     :mod:`solver.search`.  The ``samples``, ``seed``, ``precision`` and ``effort`` alone
     decide the answer: ``holdout`` only changes the numbers reported for it.
@@ -159,6 +167,13 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     holdout = _check_holdout(holdout, opponents, rs, n_seats)
     if adaptive or precision is not None:
         precision = _check_precision(precision, opponents)
+    if opponents is not None:
+        if pool:
+            raise ValueError("pool=True: with opponents= there is nothing to deal")
+        pooled = False
+    else:                 # (the most deals and held-out deals the solve may use)
+        pooled = use_pool(hand, policy, pool, samples + (
+            holdout if holdout is not None else samples // 4 + HOLDOUT_HANDS))
     builtin = None if opponents is not None else builtin_policy(policy, rs, n_seats, None)
     # A first solve builds the row tables and compiles the scoring kernel in another
     # process while this one compiles the opponents' (from their types, then by drawing
@@ -174,24 +189,24 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
             compile_model_kernel(rs.scheme, rs.cards_dealt)   # (the tables: being built)
         hand = hand._replace(tables=tables_for(rs, cut))
         return _solved(hand, samples, seed, opponents, policy, top, holdout, precision,
-                       effort, adaptive, builtin, warming)
+                       effort, adaptive, builtin, warming, pooled)
 
 
 def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, effort, adaptive,
-            builtin, warming) -> Solution:
+            builtin, warming, pooled) -> Solution:
     """:func:`solve` on validated arguments; ``warming``: :func:`solver._warmup.start`'s
     process, or None."""
     rs, tables, own, n_seats = hand.rules, hand.tables, hand.own, hand.seats
     params = rs.scoring_params()
     codes = np.array(own, np.int64)
+    deals = Deals(hand, seed, policy, pooled)
     if opponents is not None:
         opp = given_opponents(opponents, hand)
     elif adaptive:
-        first = sampled_opponents(hand, min(samples, first_batch(n_seats)),
-                                  batch_seed(seed, 0), policy)
+        first = deals.batch(0, min(samples, first_batch(n_seats)))
         prior = anchor_setting(hand, policy)
     else:
-        opp = sampled_opponents(hand, samples, seed, policy)
+        opp = deals.fixed(samples)
     _warmup.finish(warming)
     masks, ords = runnable(nondominated_arrangements)(codes, tables, params)
     if len(masks) == 0:
@@ -201,7 +216,7 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
     if adaptive:
         anchor = _anchor_candidate(cand_vals, prior, params)
         scores, scored, running, opp, diff_means, diff_stderrs = adaptive_scores(
-            hand, policy, cand_vals, params, precision=precision, cap=samples, seed=seed,
+            hand, deals, cand_vals, params, precision=precision, cap=samples,
             anchor=anchor, first=first)
     else:
         scores = score_candidates(cand_vals, 0, *opp, params)
@@ -251,7 +266,7 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
         holdout = max(S // 4, 1 if not adaptive  # with adaptive sampling 64 opponent hands
                       else -(-HOLDOUT_HANDS // (n_seats - 1)))           # at least
     if holdout:
-        held_opp = sampled_opponents(hand, holdout, holdout_seed(seed), policy)
+        held_opp = deals.held_out(holdout)
         held = score_candidates(cand_vals[best:best + 1], 0, *held_opp, params)[0]
     else:
         held = scores[best]
@@ -268,7 +283,8 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
         precision=precision if adaptive else None, effort=effort,
         capped=adaptive and S == samples and len(running) > 1, in_running=len(running),
         anchored=None if anchor is None else best == anchor,
-        hand=names(reading_order(own, group=False)), players=n_seats, seed=seed)
+        hand=names(reading_order(own, group=False)), players=n_seats, seed=seed,
+        pooled=pooled)
 
 
 def _anchor_candidate(cand_vals: np.ndarray, anchor_vals, params) -> Optional[int]:

@@ -532,8 +532,10 @@ def _close_call_hand():
 
 
 def _adaptive_run(hand, rules, players, cap, precision, seed, anchored=True):
-    """adaptive_scores on a hand as solve runs it: (codes, masks, cand, anchor, result)."""
-    from solver.sampling import adaptive_scores, anchor_setting, prepare_hand
+    """adaptive_scores on a hand as solve runs it (its deals from the pool where solve's
+    are): (codes, masks, cand, anchor, result)."""
+    from solver.sampling import Deals, adaptive_scores, anchor_setting, prepare_hand, use_pool
+    from solver.solve import HOLDOUT_HANDS
     from solver.search import nondominated_arrangements
     from solver.solve import _anchor_candidate
     prepared = prepare_hand(hand, rules, None, players)
@@ -543,8 +545,10 @@ def _adaptive_run(hand, rules, players, cap, precision, seed, anchored=True):
     cand = tables.values[ords].astype(np.int32)
     anchor = (_anchor_candidate(cand, anchor_setting(prepared, None), rs.scoring_params())
               if anchored else None)
-    result = adaptive_scores(prepared, None, cand, rs.scoring_params(), precision=precision,
-                             cap=cap, seed=seed, anchor=anchor)
+    deals = Deals(prepared, seed, None,
+                  use_pool(prepared, None, None, cap + cap // 4 + HOLDOUT_HANDS))
+    result = adaptive_scores(prepared, deals, cand, rs.scoring_params(), precision=precision,
+                             cap=cap, anchor=anchor)
     return codes, masks, cand, anchor, result
 
 
