@@ -48,7 +48,7 @@ directory (``$SOLVER_CACHE``, else ``$XDG_CACHE_HOME/solver``, else
 ``~/.cache/solver``), under a name that changes with the package's sources and data and
 NumPy's version, so an update never reads another version's settings.  Every solve with
 the default ``seed=0`` reads the same few chunks; new seeds fill the rest over time (the
-whole pool: 524,288 hands, about 10 s of setting and 16 MB a rule set).  A directory
+whole pool: 524,288 hands, about 11 s of setting and 17 MB a rule set).  A directory
 that cannot be written to keeps the chunks in memory only.
 """
 from __future__ import annotations
