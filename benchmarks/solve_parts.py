@@ -46,7 +46,7 @@ def score_matrices(players):
         cand = hand.tables.values[ords].astype(np.int32)
         anchor = _anchor_candidate(cand, anchor_setting(hand, None), params)
         fast = EFFORTS["fast"]
-        result = adaptive_scores(hand, Deals(hand, 0, None, False), cand, params,
+        result = adaptive_scores(hand, Deals(hand, 0, None, False, 0), cand, params,
                                  precision=fast["precision"][13] * (players - 1),
                                  cap=fast["hands"][13] // (players - 1), anchor=anchor)
         out.append((result.scores, anchor))

@@ -39,9 +39,12 @@ about 105 deals for it.  ``solve(..., seed=s)`` starts at chunk :func:`first_chu
 ``(s)`` and takes its deals chunk after chunk forwards (adaptive sampling's batches one
 after the other); its held-out deals go backwards from the chunk before.  The two
 streams meet only after every chunk has been read, so they never share a hand, and the
-held-out EV stays independent of the deals that chose the setting.  A solve uses the
-pool only if its deals and held-out deals together are at most ``MAX_DEALS``; the pool
-holds about 6,700 deals for every hand (standard deviation 81), so they always fit.
+held-out EV stays independent of the deals that chose the setting.  A solve reads its
+deals from the pool only if it may use at most ``MAX_DEALS`` (decided by ``samples``
+alone, so that the held-out deals never change the choice), and its held-out deals
+only if they are at most ``MAX_HELD_OUT`` (more are dealt: independent all the same).
+The pool holds about 6,700 deals for every hand (standard deviation 81), so the two
+always fit.
 
 A chunk is set the first time a solve reads it (0.1-0.2 s) and kept in the user's cache
 directory (``$SOLVER_CACHE``, else ``$XDG_CACHE_HOME/solver``, else
@@ -70,7 +73,8 @@ from .rules import RuleSet
 CHUNK = 8192                 # hands a chunk
 N_CHUNKS = 64                # chunks a pool
 POOL_SEED = 0x9E3779B97F4A7C15 >> 1
-MAX_DEALS = 5000             # a solve's deals and held-out deals together, at most
+MAX_DEALS = 3500             # a solve's deals, at most (more: dealt)
+MAX_HELD_OUT = 1500          # its held-out deals, at most (more: dealt)
 POOL_FORMAT = 1              # raised when a chunk's contents change meaning
 CACHE_ENV = "SOLVER_CACHE"
 
@@ -213,7 +217,7 @@ class Stream:
     no card with ``own`` (a 52-bit card mask) in their order.  :meth:`take` gives the
     next ones; ``avoid``: the chunks the other stream of the same solve has read,
     which this one must not (it raises instead: the pool holds about 6,700 deals for
-    every hand, and a solve takes at most ``MAX_DEALS``)."""
+    every hand, and a solve takes at most ``MAX_DEALS + MAX_HELD_OUT``)."""
 
     def __init__(self, rs: RuleSet, tables, own: int, start: int, step: int,
                  read: "set[int]"):

@@ -169,7 +169,7 @@ def review(cards: CardsLike, setting, rules: "str | RuleSet", cut: "str | int | 
     samples, seed, _, checked_policy = check_sampling(rs, hand.seats, samples, seed, None,
                                                       policy)
     best = solve(cards, rs, cut, samples=samples, seed=seed, players=players, policy=policy)
-    opp = Deals(hand, seed, checked_policy, best.pooled).fixed(samples)
+    opp = Deals(hand, seed, checked_policy, None, samples).fixed(samples)
     params = rs.scoring_params()
 
     masks, ords = nondominated_arrangements(own, tables, params)

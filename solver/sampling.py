@@ -399,8 +399,9 @@ def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int |
     hand = prepare_hand(cards, rules, cut, players)
     rs, n_seats = hand.rules, hand.seats
     samples, seed, _, _ = check_sampling(rs, n_seats, samples, seed)
-    if use_pool(hand, None, pool, samples):
-        hands, masks, auto = Deals(hand, seed, None, True).hands(samples, held_out=held_out)
+    deals = Deals(hand, seed, None, pool, 0 if held_out else samples)
+    if deals.held_out_pooled(samples) if held_out else deals.pooled:
+        hands, masks, auto = deals.hands(samples, held_out=held_out)
     else:
         hands = deal_unseen(hand, samples, holdout_seed(seed) if held_out else seed)
         kind, mt, field = builtin_policy(None, rs, n_seats, bonus_rank_of(rs, cut))
@@ -422,60 +423,74 @@ def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int |
 
 
 # --- a solve's deals: dealt, or from the pool -------------------------------------------------
-def use_pool(hand: Hand, policy, pool, deals: int) -> bool:
-    """Whether a solve of ``hand`` with ``policy`` reads its deals from the pool
+def use_pool(hand: Hand, policy, pool, deals: int, limit: int = _pool.MAX_DEALS) -> bool:
+    """Whether ``deals`` deals of a solve of ``hand`` with ``policy`` come from the pool
     (:mod:`solver.pool`).  ``pool``: None, where the pool applies (heads-up, a 52-card
-    rule set, the shipped model) and ``deals`` (the most deals and held-out deals the
-    solve may use) fit in it; True, the pool or a ``ValueError`` saying why not; False,
-    dealt deals."""
+    rule set, the shipped model) and they are at most ``limit``; True, the same or a
+    ``ValueError`` saying why not; False, dealt deals."""
     if pool is not None and not isinstance(pool, (bool, np.bool_)):
         raise ValueError(f"pool must be None (where it applies), True or False, not {pool!r}")
     if pool is not None and not pool:
         return False
-    fits = _pool.applies(hand.rules, hand.seats, policy) and deals <= _pool.MAX_DEALS
-    if pool and not fits:
-        if not _pool.applies(hand.rules, hand.seats, policy):
-            raise ValueError(f"pool=True: the pool holds heads-up deals of the 52-card rule "
-                             f"sets set by the shipped model, not {hand.rules.name} with "
-                             f"{hand.seats} players and policy {policy!r}")
-        raise ValueError(f"pool=True: {deals} deals and held-out deals; the pool gives a "
-                         f"solve at most {_pool.MAX_DEALS}")
-    return fits
+    applies = _pool.applies(hand.rules, hand.seats, policy)
+    if pool and not applies:
+        raise ValueError(f"pool=True: the pool holds heads-up deals of the 52-card rule "
+                         f"sets set by the shipped model, not {hand.rules.name} with "
+                         f"{hand.seats} players and policy {policy!r}")
+    if pool and deals > limit:
+        raise ValueError(f"pool=True with {deals} deals: the pool gives a solve at most "
+                         f"{limit}")
+    return applies and deals <= limit
 
 
 class Deals:
-    """Where a solve's deals come from.  Dealt (``pooled`` False): ``fixed(n)``, the
-    deals of ``seed``; ``batch(b, n)``, adaptive batch ``b`` (:func:`batch_seed`);
-    ``held_out(n)``, the held-out deals (:func:`holdout_seed`).  From the pool: the
-    fixed deals and the batches one after the other from the same stream, forwards
-    from :func:`solver.pool.first_chunk` ``(seed)`` (so adaptive sampling's deals are
-    the first deals of ``samples=N``), the held-out deals backwards; each call gives
-    the next ones.  Each is an :class:`Opponents`."""
+    """Where a solve's deals come from, for a solve of at most ``cap`` deals (``pool``:
+    as for :func:`use_pool`).  ``fixed(n)``: the deals of ``samples=n``; ``batch(b, n)``:
+    adaptive batch ``b``; ``held_out(n)``: the held-out deals.  ``pooled``: whether the
+    first two come from the pool, decided once by ``cap`` (never by the held-out deals,
+    which do not change the choice); dealt, from the seeds :func:`batch_seed` and
+    ``seed`` name.  From the pool, the fixed deals and the batches come one after the
+    other from one stream, forwards from :func:`solver.pool.first_chunk` ``(seed)``
+    (so adaptive sampling's deals are the first deals of ``samples=N``), each call giving
+    the next ones.  The held-out deals come from the pool's backward stream where it
+    applies and they are at most ``solver.pool.MAX_HELD_OUT``, else dealt from
+    :func:`holdout_seed` (either way independent of the deals that chose).  Each is an
+    :class:`Opponents`."""
 
-    def __init__(self, hand: Hand, seed: int, policy, pooled: bool):
-        self.hand, self.seed, self.policy, self.pooled = hand, seed, policy, pooled
-        self._streams = (_pool.streams(hand.rules, hand.tables, hand.own, seed)
-                         if pooled else None)
+    def __init__(self, hand: Hand, seed: int, policy, pool: Optional[bool], cap: int):
+        self.hand, self.seed, self.policy, self.pool = hand, seed, policy, pool
+        self.pooled = use_pool(hand, policy, pool, cap)
+        self._streams = None
+
+    def _stream(self, held_out: bool) -> "_pool.Stream":
+        if self._streams is None:
+            self._streams = _pool.streams(self.hand.rules, self.hand.tables, self.hand.own,
+                                          self.seed)
+        return self._streams[1 if held_out else 0]
+
+    def held_out_pooled(self, n: int) -> bool:
+        """Whether ``held_out(n)`` reads the pool."""
+        return use_pool(self.hand, self.policy, self.pool, n, _pool.MAX_HELD_OUT)
 
     def fixed(self, n: int) -> Opponents:
         if self.pooled:
-            return _pooled(self._streams[0].take(n))
+            return _pooled(self._stream(False).take(n))
         return sampled_opponents(self.hand, n, self.seed, self.policy)
 
     def batch(self, b: int, n: int) -> Opponents:
         if self.pooled:
-            return _pooled(self._streams[0].take(n))
+            return _pooled(self._stream(False).take(n))
         return sampled_opponents(self.hand, n, batch_seed(self.seed, b), self.policy)
 
     def held_out(self, n: int) -> Opponents:
-        if self.pooled:
-            return _pooled(self._streams[1].take(n))
+        if self.held_out_pooled(n):
+            return _pooled(self._stream(True).take(n))
         return sampled_opponents(self.hand, n, holdout_seed(self.seed), self.policy)
 
     def hands(self, n: int, held_out: bool = False):
-        """The next ``n`` (fixed or held-out) deals as (codes, row position masks,
-        declared automatic wins): (n, 1, 13), (n, 1, 3) and (n, 1) arrays (pooled only)."""
-        parts = self._streams[1 if held_out else 0].take(n)
+        """The next ``n`` (fixed or held-out) pool deals as (codes, row position masks,
+        declared automatic wins): (n, 1, 13), (n, 1, 3) and (n, 1) arrays."""
+        parts = self._stream(held_out).take(n)
         return (_pool.gather(parts, "codes").astype(np.int64)[:, None],
                 _pool.gather(parts, "rows").astype(np.int64)[:, None],
                 _pool.gather(parts, "auto")[:, None])

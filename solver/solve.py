@@ -128,9 +128,10 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     pool: where the deals come from.  None (the default): heads-up ``pagat`` and
         ``classic`` with the shipped model read them from a pool of opponent hands set in
         advance and kept on disk (:mod:`solver.pool`: deals distributed exactly as dealt
-        ones, each setting the model's; ``Solution.pooled``), when at most
-        ``solver.pool.MAX_DEALS`` deals and held-out deals may be used; every other solve
-        deals them.  False: always deal them.  True: the pool, or a ``ValueError``.
+        ones, each setting the model's; ``Solution.pooled``) when ``samples`` (or the
+        adaptive cap) is at most ``solver.pool.MAX_DEALS``, and their held-out deals when
+        ``holdout`` is at most ``solver.pool.MAX_HELD_OUT``; every other solve deals them.
+        False: always deal them.  True: the pool, or a ``ValueError``.
 
     How the answer is found without scoring 171 million arrangements: see
     :mod:`solver.search`.  The ``samples``, ``seed``, ``precision`` and ``effort`` alone
@@ -167,13 +168,10 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     holdout = _check_holdout(holdout, opponents, rs, n_seats)
     if adaptive or precision is not None:
         precision = _check_precision(precision, opponents)
-    if opponents is not None:
-        if pool:
-            raise ValueError("pool=True: with opponents= there is nothing to deal")
-        pooled = False
-    else:                 # (the most deals and held-out deals the solve may use)
-        pooled = use_pool(hand, policy, pool, samples + (
-            holdout if holdout is not None else samples // 4 + HOLDOUT_HANDS))
+    if opponents is not None and pool:
+        raise ValueError("pool=True: with opponents= there is nothing to deal")
+    if opponents is None:
+        use_pool(hand, policy, pool, samples)          # (a bad pool=, before compiling)
     builtin = None if opponents is not None else builtin_policy(policy, rs, n_seats, None)
     # A first solve builds the row tables and compiles the scoring kernel in another
     # process while this one compiles the opponents' (from their types, then by drawing
@@ -189,17 +187,17 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
             compile_model_kernel(rs.scheme, rs.cards_dealt)   # (the tables: being built)
         hand = hand._replace(tables=tables_for(rs, cut))
         return _solved(hand, samples, seed, opponents, policy, top, holdout, precision,
-                       effort, adaptive, builtin, warming, pooled)
+                       effort, adaptive, builtin, warming, pool)
 
 
 def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, effort, adaptive,
-            builtin, warming, pooled) -> Solution:
+            builtin, warming, pool) -> Solution:
     """:func:`solve` on validated arguments; ``warming``: :func:`solver._warmup.start`'s
     process, or None."""
     rs, tables, own, n_seats = hand.rules, hand.tables, hand.own, hand.seats
     params = rs.scoring_params()
     codes = np.array(own, np.int64)
-    deals = Deals(hand, seed, policy, pooled)
+    deals = None if opponents is not None else Deals(hand, seed, policy, pool, samples)
     if opponents is not None:
         opp = given_opponents(opponents, hand)
     elif adaptive:
@@ -284,7 +282,7 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
         capped=adaptive and S == samples and len(running) > 1, in_running=len(running),
         anchored=None if anchor is None else best == anchor,
         hand=names(reading_order(own, group=False)), players=n_seats, seed=seed,
-        pooled=pooled)
+        pooled=deals is not None and deals.pooled)
 
 
 def _anchor_candidate(cand_vals: np.ndarray, anchor_vals, params) -> Optional[int]:

@@ -25,8 +25,8 @@ def _real_deals(hand, n, seed):
 
 
 def _pool_deals(hand, n, seed=0):
-    codes, _, auto = Deals(hand, seed, None, True).hands(n)
-    vals = Deals(hand, seed, None, True).fixed(n).vals[:, 0]
+    codes, _, auto = Deals(hand, seed, None, True, n).hands(n)
+    vals = Deals(hand, seed, None, True, n).fixed(n).vals[:, 0]
     return codes[:, 0], vals, auto[:, 0]
 
 
@@ -44,6 +44,12 @@ def test_where_the_pool_applies():
     assert not use_pool(hand, None, False, 10)
     with pytest.raises(ValueError, match="at most"):
         use_pool(hand, None, True, pool.MAX_DEALS + 1)
+    # Held-out deals: from the pool up to their own limit, whatever the solve's deals.
+    deals = Deals(hand, 0, None, None, pool.MAX_DEALS + 1)
+    assert not deals.pooled
+    assert deals.held_out_pooled(pool.MAX_HELD_OUT)
+    assert not deals.held_out_pooled(pool.MAX_HELD_OUT + 1)
+    assert not Deals(hand, 0, None, False, 10).held_out_pooled(10)
     with pytest.raises(ValueError, match="pool must be"):
         use_pool(hand, None, "yes", 10)
     with pytest.raises(ValueError, match="heads-up deals"):
@@ -58,8 +64,15 @@ def test_which_solves_read_the_pool():
     assert not solver.solve(HAND, "classic", players=2, pool=False).pooled
     assert not solver.solve(HAND, "classic", players=3).pooled
     assert not solver.solve(HAND, "classic", players=2, effort="max").pooled
-    # More deals than a solve may read: dealt.
-    assert not solver.solve(HAND, "classic", players=2, samples=pool.MAX_DEALS).pooled
+    # More deals than a solve may read: dealt; and the held-out deals never decide it.
+    assert not solver.solve(HAND, "classic", players=2, samples=pool.MAX_DEALS + 1,
+                            holdout=0).pooled
+    few = solver.solve(HAND, "pagat", players=2, samples=100, holdout=pool.MAX_HELD_OUT + 1)
+    assert few.pooled and few == solver.solve(HAND, "pagat", players=2, samples=100,
+                                              holdout=pool.MAX_HELD_OUT + 1)
+    assert (few.front, few.middle, few.back, few.alternatives) == (lambda s: (
+        s.front, s.middle, s.back, s.alternatives))(
+        solver.solve(HAND, "pagat", players=2, samples=100, holdout=0))
 
 
 @pytest.mark.parametrize("cards", [HAND, PAIRS])

@@ -534,8 +534,7 @@ def _close_call_hand():
 def _adaptive_run(hand, rules, players, cap, precision, seed, anchored=True):
     """adaptive_scores on a hand as solve runs it (its deals from the pool where solve's
     are): (codes, masks, cand, anchor, result)."""
-    from solver.sampling import Deals, adaptive_scores, anchor_setting, prepare_hand, use_pool
-    from solver.solve import HOLDOUT_HANDS
+    from solver.sampling import Deals, adaptive_scores, anchor_setting, prepare_hand
     from solver.search import nondominated_arrangements
     from solver.solve import _anchor_candidate
     prepared = prepare_hand(hand, rules, None, players)
@@ -545,8 +544,7 @@ def _adaptive_run(hand, rules, players, cap, precision, seed, anchored=True):
     cand = tables.values[ords].astype(np.int32)
     anchor = (_anchor_candidate(cand, anchor_setting(prepared, None), rs.scoring_params())
               if anchored else None)
-    deals = Deals(prepared, seed, None,
-                  use_pool(prepared, None, None, cap + cap // 4 + HOLDOUT_HANDS))
+    deals = Deals(prepared, seed, None, None, cap)
     result = adaptive_scores(prepared, deals, cand, rs.scoring_params(), precision=precision,
                              cap=cap, anchor=anchor)
     return codes, masks, cand, anchor, result
