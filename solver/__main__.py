@@ -119,7 +119,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="adaptive sampling: stop once every rival's difference from the "
                         "opponent model's own setting is resolved to this many units of "
                         "the seat's score (default, an opponent: 0.05 for 13 cards and "
-                        "0.025 for 16 or 17 with --effort fast, 0.005 with max)")
+                        "0.025 for 16 or 17 with --effort fast, 0.01 for heads-up deals "
+                        "from the pool, 0.005 with max)")
     s.add_argument("--no-pool", action="store_true",
                    help="deal every deal (heads-up pagat and classic read theirs from the "
                         "pool of opponent hands set in advance by default: solver.pool)")

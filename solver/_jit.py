@@ -214,12 +214,31 @@ def compiling_since() -> Optional[float]:
     return _compiling_started
 
 
+# What compile_progress's ticker says is going on: compiling, unless a block of other
+# first-run work (solver.pool setting its hands) says otherwise (see doing).
+_doing = ["compiling"]
+_done_also: "set[str]" = set()      # such work done since compile_progress started
+
+
+@contextlib.contextmanager
+def doing(what: str) -> Iterator[None]:
+    """Within the block, :func:`compile_progress`'s "still ...: N s so far" names
+    ``what`` instead of compiling (first-run work that is not Numba's)."""
+    _doing.append(what)
+    _done_also.add(what)
+    try:
+        yield
+    finally:
+        _doing.remove(what)
+
+
 @contextlib.contextmanager
 def compile_progress(kernels: Iterable, what: str, *, every: float = 5.0, file=None,
                      done: str = "compiled in {seconds:.1f} s") -> Iterator[bool]:
     """Around a block that compiles ``kernels`` (say, by calling them once): if any is
     cold and notices are on, say on stderr (or ``file``) that ``what`` is compiling,
-    then every ``every`` seconds how long it has taken so far (from a background
+    then every ``every`` seconds how long it has taken so far (naming the work of a
+    :func:`doing` block in progress instead of compiling; from a background
     thread, since a compile gives no progress of its own), and at the end ``done``
     (with the block's ``seconds``).  Yields whether it speaks; it never does with
     ``SOLVER_QUIET=1``.  Cold kernels start :func:`compiling_since`'s clock either way."""
@@ -231,14 +250,15 @@ def compile_progress(kernels: Iterable, what: str, *, every: float = 5.0, file=N
         return
     stream = file if file is not None else sys.stderr
     start = time.perf_counter()
+    _done_also.clear()
     print(f"compiling {what} with Numba (first run only; cached on disk afterwards)...",
           file=stream, flush=True)
     finished = threading.Event()
 
     def tell_elapsed():
         while not finished.wait(every):
-            print(f"  still compiling: {time.perf_counter() - start:.0f} s so far", file=stream,
-                  flush=True)
+            print(f"  still {_doing[-1]}: {time.perf_counter() - start:.0f} s so far",
+                  file=stream, flush=True)
 
     ticker = threading.Thread(target=tell_elapsed, name="compile-progress", daemon=True)
     ticker.start()
@@ -247,7 +267,9 @@ def compile_progress(kernels: Iterable, what: str, *, every: float = 5.0, file=N
     finally:
         finished.set()
         ticker.join()
-        print(done.format(seconds=time.perf_counter() - start), file=stream, flush=True)
+        also = "".join(f", {w} included" for w in sorted(_done_also))
+        print(done.format(seconds=time.perf_counter() - start) + also, file=stream,
+              flush=True)
 
 
 @contextlib.contextmanager

@@ -59,6 +59,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -66,6 +67,7 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
+from ._jit import doing, notices_enabled
 from .policy import builtin_policy, set_hands
 from .rows import bonus_rank_of
 from .rules import RuleSet
@@ -155,10 +157,26 @@ def chunk(rs: RuleSet, tables, c: int) -> Chunk:
             path = pool_dir(rs) / f"chunk-{c:03d}.npz"
             got = _read(path)
             if got is None:
-                got = _set_chunk(rs, tables, c)
+                _tell(rs, path.parent)
+                with doing("setting the heads-up pool's hands"):
+                    got = _set_chunk(rs, tables, c)
                 _write(path, got)
             _chunks[key] = got
     return got
+
+
+_told: "set[str]" = set()
+
+
+def _tell(rs: RuleSet, where: Path) -> None:
+    """Say on stderr, once a process and rule set, that the pool's hands are being set
+    (a first solve's seconds that are not compiling; never with ``SOLVER_QUIET=1``)."""
+    if rs.name in _told or not notices_enabled():
+        return
+    _told.add(rs.name)
+    print(f"setting opponent hands for the heads-up {rs.name} pool ({CHUNK:,} at a time, "
+          f"0.1-0.2 s each; once per machine, kept in {where})...", file=sys.stderr,
+          flush=True)
 
 
 def _set_chunk(rs: RuleSet, tables, c: int) -> Chunk:

@@ -22,6 +22,7 @@ from .autowin import KIND_NAMES, auto_code, automatic_win_kind
 from .cards import CardsLike, card_name, names
 from .display import reading_order
 from .policy import POLICY_TABLE, builtin_policy, compile_model_kernel, set_hands_kernel
+from .pool import MAX_DEALS
 from .rows import cut_taken, tables_for
 from .rules import ROWS, RuleSet
 from .sampling import (DEPART_Z, Deals, Policy, adaptive_scores, anchor_setting,
@@ -54,6 +55,12 @@ EFFORTS = {
     "max": dict(precision={13: 0.005, 16: 0.005, 17: 0.005},
                 hands={13: 65536, 16: 32768, 17: 32768}),
 }
+# Where a solve's deals come from the pool (heads-up pagat and classic: solver.pool) a
+# deal costs no setting, so "fast" spends what the pool saves on precision: 0.01 units
+# and as many deals as the pool gives a solve.  In the heads-up classic truth tables
+# that gains +0.0016 units a hand [+0.0007, +0.0025] over the dealt preset, in about 2
+# ms (benchmarks/README.md, "Heads-up deals from a pool of hands set in advance").
+POOLED_FAST = dict(precision=0.01, samples=MAX_DEALS)
 
 
 def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = None, *,
@@ -121,8 +128,10 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
         ``effort`` sets the defaults (:data:`EFFORTS`): ``"fast"`` (the default:
         ``precision`` 0.05 units an opponent and at most 1,024 opponent hands for 13
         cards, 0.025 and 4,096 for 16 or 17 -- about ten milliseconds for most hands,
-        tens for the hardest) or ``"max"`` (0.005 an opponent, up to 65,536 hands, 32,768
-        for 16 or 17 cards -- up to about a second).  ``Solution.samples`` says how many
+        tens for the hardest; with deals from the pool, ``pool`` below, 0.01 units and
+        up to 3,500 deals, :data:`POOLED_FAST`, about two milliseconds) or ``"max"``
+        (0.005 an opponent, up to 65,536 hands, 32,768 for 16 or 17 cards -- up to about
+        a second).  ``Solution.samples`` says how many
         deals it used.
 
     pool: where the deals come from.  None (the default): heads-up ``pagat`` and
@@ -156,6 +165,11 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
         if effort not in EFFORTS:
             raise ValueError(f"effort must be one of {', '.join(map(repr, EFFORTS))}, "
                              f"not {effort!r}")
+        if samples is None and effort == "fast" and use_pool(
+                hand, policy, pool and None, POOLED_FAST["samples"]):
+            samples = POOLED_FAST["samples"]              # (deals from the pool)
+            if precision is None:
+                precision = POOLED_FAST["precision"]
         if samples is None:
             samples = max(first_batch(n_seats),
                           EFFORTS[effort]["hands"][rs.cards_dealt] // (n_seats - 1))

@@ -112,6 +112,22 @@ def test_a_long_compile_says_how_long_it_has_taken_so_far(notices):
     assert lines[-1].startswith("compiled in ")
 
 
+def test_other_first_run_work_is_named_as_such(notices):
+    # While the pool sets its hands (solver._jit.doing), the ticker names that, not
+    # compiling, and the last line says it was part of the time.
+    import time
+    out = io.StringIO()
+    with _jit.compile_progress([numba.njit(lambda x: x)], "the test's kernels", every=0.05,
+                               file=out):
+        with _jit.doing("setting the test's hands"):
+            time.sleep(0.18)
+    lines = out.getvalue().splitlines()
+    assert len([line for line in lines if re.fullmatch(
+        r"  still setting the test's hands: \d+ s so far", line)]) >= 2
+    assert not [line for line in lines if "still compiling" in line]
+    assert re.fullmatch(r"compiled in \d+\.\d s, setting the test's hands included", lines[-1])
+
+
 def test_bad_input_gets_no_notice(notices, monkeypatch, capsys):
     monkeypatch.setattr(_jit, "_is_warm", lambda kernel: False)
     with pytest.raises(ValueError):
