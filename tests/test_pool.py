@@ -59,7 +59,17 @@ def test_where_the_pool_applies():
 
 
 def test_which_solves_read_the_pool():
-    assert solver.solve(HAND, "classic", players=2).pooled
+    from solver.solve import EFFORTS, POOLED_FAST
+    # The default heads-up solve reads the pool, with the preset the pool affords; dealt,
+    # the fast preset of 13 cards.
+    close = "Td 8d Jc 7c 9s Qs 5h 5s 2h 4s Tc 4d 2c"
+    pooled = solver.solve(close, "classic", players=2)
+    assert pooled.pooled and pooled.precision == POOLED_FAST["precision"] == 0.01
+    assert pooled.capped and pooled.samples == POOLED_FAST["samples"] == pool.MAX_DEALS
+    dealt = solver.solve(close, "classic", players=2, pool=False)
+    assert not dealt.pooled and dealt.precision == EFFORTS["fast"]["precision"][13]
+    assert dealt.samples <= EFFORTS["fast"]["hands"][13]
+    assert solver.solve(HAND, "classic", players=2, precision=0.2).precision == 0.2
     assert solver.solve(HAND, "pagat", players=2, samples=300).pooled
     assert not solver.solve(HAND, "classic", players=2, pool=False).pooled
     assert not solver.solve(HAND, "classic", players=3).pooled
