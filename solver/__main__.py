@@ -119,11 +119,11 @@ def _parser() -> argparse.ArgumentParser:
                    help="adaptive sampling: stop once every rival's difference from the "
                         "opponent model's own setting is resolved to this many units of "
                         "the seat's score (default, an opponent: 0.05 for 13 cards and "
-                        "0.025 for 16 or 17 with --effort fast, 0.01 for heads-up deals "
+                        "0.025 for 16 or 17 with --effort fast, 0.01 heads-up with deals "
                         "from the pool, 0.005 with max)")
     s.add_argument("--no-pool", action="store_true",
-                   help="deal every deal (heads-up pagat and classic read theirs from the "
-                        "pool of opponent hands set in advance by default: solver.pool)")
+                   help="deal every deal (pagat and classic take hands from the pool of "
+                        "opponent hands set in advance by default: solver.pool)")
     s.add_argument("--top", type=int, default=5, help="alternative settings to show")
     s.add_argument("--batch", metavar="FILE", default=None,
                    help="solve every hand in FILE ('-': standard input), one a line ('#' "

@@ -212,8 +212,8 @@ def solution_text(sol) -> str:
         lines.append("  " + row_line("discard", sol.discards, None, width))
     lines += _how_chosen(sol)
     if sol.pooled:
-        lines.append("  the deals: heads-up hands from the pool set in advance (solver.pool), "
-                     "each a real deal")
+        lines.append("  the deals: real deals, with hands from the pool set in advance "
+                     "(solver.pool)")
 
     lines.append(f"EV {sol.ev:+.3f} {_pm(sol.stderr)} units a deal")
     who = "the other player" if others == 1 else f"the {others} other players together"

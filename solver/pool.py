@@ -1,58 +1,66 @@
-"""Opponent hands set once and kept on disk: the deals of heads-up solves of the 52-card
+"""Opponent hands set once and kept on disk: one opponent of every deal of the 52-card
 rule sets (``pagat``, ``classic`` in every scoring).
 
 Why
 ---
-A heads-up default solve sets a few hundred opponent hands with the model, about 20 us
-each: two thirds of its time.  The hands a solve needs are random, so they can be set
-in advance, once per machine, and reused by every later solve: a *pool*.
+A default solve of ``classic`` spends most of its time setting opponents' hands with
+the model, about 20 us each.  The hands a solve needs are random, so they can be set
+in advance, once per machine, and reused by every later solve: a *pool*.  Heads-up,
+the deal is the opponent's hand alone, so a deal from the pool costs no setting; at
+three or four seats one opponent's hand comes from the pool and the others are dealt
+from the cards left and set as before (a third or a half of the settings saved).
 
-Why a pool hand is a real deal
-------------------------------
-A heads-up deal gives the opponent 13 of the 39 unseen cards, uniformly at random and
-in a uniformly random order (:func:`solver.sampling.deal_unseen`: the first 13 cards of
-a uniform permutation of the unseen cards); the other 26 are not dealt, so the deal is
-that hand alone.  A pool hand is the first 13 cards of a uniform permutation of the
-whole 52-card deck, drawn independently of every other pool hand and of the solver's
-hand.  Conditioned on sharing no card with the solver's 13 cards -- an event that
-depends only on which cards it holds -- it is uniform over the 13-card subsets of the
-unseen cards, still in a uniformly random order: exactly a heads-up deal.  The pool
-hands are independent, so the ones that share no card with the solver's hand, taken
-in an order fixed before looking at them (below), are independent deals: a solve's
-deals from the pool are distributed exactly as its dealt ones.  A pool hand's setting is
-the one the model makes of the same cards in the same order, so it is the opponent's
-setting in that deal (tests/test_pool.py checks both against dealt deals).
+Why a deal from the pool is a real deal
+---------------------------------------
+A deal gives the opponents the unseen cards (39 of them) in a uniformly random order:
+the first 13 to the first opponent, the next 13 to the second, and so on
+(:func:`solver.sampling.deal_unseen`), so each hand is in a uniformly random order
+too.  A pool hand is the first 13 cards of a uniform permutation of the whole 52-card
+deck, drawn independently of every other pool hand and of the solver's hand.
+Conditioned on sharing no card with the solver's 13 cards -- an event that depends only
+on which cards it holds -- it is uniform over the 13-card subsets of the unseen cards,
+still in a uniformly random order: exactly the first opponent's hand of a deal.  The
+cards it leaves (26) are then shuffled uniformly and dealt to the other opponents
+(13 each; at three seats the last 13 stay undealt), which is how a deal gives them
+out once the first hand is known.  So the deal as a whole is distributed exactly as a
+dealt one.  The pool hands are independent, so the ones that share no card with the
+solver's hand, taken in an order fixed before looking at them (below), are independent
+first hands, and the shuffles of the rest are drawn independently of them: a solve's
+deals from the pool are independent real deals.  A pool hand's setting is the one the
+model makes of the same cards in the same order, so it is that opponent's setting in
+the deal (tests/test_pool.py checks all of it against dealt deals).
 
-Only heads-up: at three or four seats the opponents' hands must also share no card with
-each other, which a pair of pool hands does once in 60,000.  Only the 52-card decks:
-in the 65- and 68-card decks some cards exist twice or three times, and a pool hand
-that fits the unseen cards would not be drawn with a deal's probability (a pool hand
-holding a spade that the solver also holds is a real deal only with the other copy).
-Only the shipped model (``policy=None`` or ``"table"``): the pool holds its settings.
+Only the 52-card decks: in the 65- and 68-card decks some cards exist twice or three
+times, and a pool hand that fits the unseen cards would not be drawn with a deal's
+probability (a pool hand holding a spade that the solver also holds is a real deal only
+with the other copy).  Only the shipped model (``policy=None`` or ``"table"``), whose
+settings the pool holds: one pool for each rule set, scoring and number of seats.
 
 Layout and streams
 ------------------
-A pool (one a rule set and scoring) is ``N_CHUNKS`` chunks of ``CHUNK`` hands, chunk
-``c`` drawn from ``SeedSequence(POOL_SEED, spawn_key=(c,))``.  About one pool hand in
-78 shares no card with a given hand (C(39, 13) / C(52, 13) = 1.28%), so a chunk holds
-about 105 deals for it.  ``solve(..., seed=s)`` starts at chunk :func:`first_chunk`
-``(s)`` and takes its deals chunk after chunk forwards (adaptive sampling's batches one
-after the other); its held-out deals go backwards from the chunk before.  The two
-streams meet only after every chunk has been read, so they never share a hand, and the
-held-out EV stays independent of the deals that chose the setting.  A solve reads its
-deals from the pool only if it may use at most ``MAX_DEALS`` (decided by ``samples``
-alone, so that the held-out deals never change the choice), and its held-out deals
-only if they are at most ``MAX_HELD_OUT`` (more are dealt: independent all the same).
-The pool holds about 6,700 deals for every hand (standard deviation 81), so the two
-always fit.
+A pool is ``N_CHUNKS`` chunks of ``CHUNK`` hands, chunk ``c`` drawn from
+``SeedSequence(POOL_SEED, spawn_key=(c,))``.  About one pool hand in 78 shares no card
+with a given hand (C(39, 13) / C(52, 13) = 1.28%), so a chunk holds about 105 first
+hands for it.  ``solve(..., seed=s)`` starts at chunk :func:`first_chunk` ``(s)`` and
+takes its deals chunk after chunk forwards (adaptive sampling's batches one after the
+other); its held-out deals go backwards from the chunk before.  The two streams meet
+only after every chunk has been read, so they never share a hand, and the held-out EV
+stays independent of the deals that chose the setting.  The rest of the deal of a
+stream's i-th hand from chunk c is shuffled by ``SeedSequence(s, spawn_key=(3, c))``,
+so it does not depend on how the stream is cut into batches.  A solve reads its deals
+from the pool only if it may use at most ``MAX_DEALS`` (decided by ``samples`` alone,
+so that the held-out deals never change the choice), and its held-out deals only if
+they are at most ``MAX_HELD_OUT`` (more are dealt: independent all the same).  The pool
+holds about 6,700 first hands for every hand (standard deviation 81), so the two always
+fit.
 
 A chunk is set the first time a solve reads it (0.1-0.2 s) and kept in the user's cache
 directory (``$SOLVER_CACHE``, else ``$XDG_CACHE_HOME/solver``, else
 ``~/.cache/solver``), under a name that changes with the package's sources and data and
 NumPy's version, so an update never reads another version's settings.  Every solve with
 the default ``seed=0`` reads the same few chunks; new seeds fill the rest over time (the
-whole pool: 524,288 hands, about 11 s of setting and 17 MB a rule set).  A directory
-that cannot be written to keeps the chunks in memory only.
+whole pool: 524,288 hands, about 11 s of setting and 17 MB a rule set and seat count).
+A directory that cannot be written to keeps the chunks in memory only.
 """
 from __future__ import annotations
 
@@ -94,11 +102,11 @@ class Chunk(NamedTuple):
 
 
 def applies(rs: RuleSet, n_seats: int, policy) -> bool:
-    """Whether heads-up solves of ``rs`` with ``policy`` can be dealt from a pool: two
-    seats, a deck of 52 distinct cards (no cut card, no jokers, no second spades) and
-    the shipped model."""
-    return (n_seats == 2 and rs.deck_size == 52 and rs.jokers == 0 and not rs.cut_card
-            and rs.cards_dealt == 13
+    """Whether solves of ``rs`` with ``policy`` can take deals from a pool: a deck of 52
+    distinct cards (no cut card, no jokers, no second spades), 13 cards dealt, and the
+    shipped model."""
+    return (rs.deck_size == 52 and rs.jokers == 0 and not rs.cut_card
+            and rs.cards_dealt == 13 and n_seats in rs.seats
             and (policy is None or (isinstance(policy, str) and policy == "table")))
 
 
@@ -135,62 +143,68 @@ def _version_digest() -> str:
     return digest.hexdigest()[:16]
 
 
-def pool_dir(rs: RuleSet) -> Path:
-    """The directory of ``rs``'s heads-up pool (one file a chunk)."""
-    return cache_root() / "pool" / f"{rs.name.replace(':', '-')}-2seats-{_version_digest()}"
+def pool_dir(rs: RuleSet, n_seats: int) -> Path:
+    """The directory of ``rs``'s pool for ``n_seats`` seats (one file a chunk)."""
+    return (cache_root() / "pool"
+            / f"{rs.name.replace(':', '-')}-{n_seats}seats-{_version_digest()}")
 
 
-_chunks: "dict[tuple[str, int], Chunk]" = {}        # kept in this process
+_chunks: "dict[tuple[str, int, int], Chunk]" = {}        # kept in this process
 _lock = threading.Lock()
 
 
-def chunk(rs: RuleSet, tables, c: int) -> Chunk:
-    """Chunk ``c`` of ``rs``'s pool: from this process's memory, else from disk, else
-    set now (and kept in both).  ``tables``: ``rs``'s row tables."""
-    key = (rs.name, c)
+def chunk(rs: RuleSet, n_seats: int, tables, c: int) -> Chunk:
+    """Chunk ``c`` of ``rs``'s pool for ``n_seats`` seats: from this process's memory,
+    else from disk, else set now (and kept in both).  ``tables``: ``rs``'s row tables."""
+    key = (rs.name, n_seats, c)
     got = _chunks.get(key)
     if got is not None:
         return got
     with _lock:                    # (threads of solve_many: one sets it, the others wait)
         got = _chunks.get(key)
         if got is None:
-            path = pool_dir(rs) / f"chunk-{c:03d}.npz"
+            path = pool_dir(rs, n_seats) / f"chunk-{c:03d}.npz"
             got = _read(path)
             if got is None:
-                _tell(rs, path.parent)
-                with doing("setting the heads-up pool's hands"):
-                    got = _set_chunk(rs, tables, c)
+                _tell(rs, n_seats, path.parent)
+                with doing("setting the pool's hands"):
+                    got = _set_chunk(rs, n_seats, tables, c)
                 _write(path, got)
             _chunks[key] = got
     return got
 
 
-_told: "set[str]" = set()
+_told: "set[tuple[str, int]]" = set()
 
 
-def _tell(rs: RuleSet, where: Path) -> None:
-    """Say on stderr, once a process and rule set, that the pool's hands are being set
-    (a first solve's seconds that are not compiling; never with ``SOLVER_QUIET=1``)."""
-    if rs.name in _told or not notices_enabled():
+def _tell(rs: RuleSet, n_seats: int, where: Path) -> None:
+    """Say on stderr, once a process and pool, that the pool's hands are being set (a
+    first solve's seconds that are not compiling; never with ``SOLVER_QUIET=1``)."""
+    if (rs.name, n_seats) in _told or not notices_enabled():
         return
-    _told.add(rs.name)
-    print(f"setting opponent hands for the heads-up {rs.name} pool ({CHUNK:,} at a time, "
-          f"0.1-0.2 s each; once per machine, kept in {where})...", file=sys.stderr,
+    _told.add((rs.name, n_seats))
+    print(f"setting opponent hands for the {rs.name} pool of {n_seats} seats ({CHUNK:,} at "
+          f"a time, 0.1-0.2 s each; once per machine, kept in {where})...", file=sys.stderr,
           flush=True)
 
 
-def _set_chunk(rs: RuleSet, tables, c: int) -> Chunk:
-    """Deal chunk ``c``'s hands and set them by the shipped heads-up model, as
-    :func:`solver.sampling.sampled_opponents` sets a deal's."""
+def _set_chunk(rs: RuleSet, n_seats: int, tables, c: int) -> Chunk:
+    """Deal chunk ``c``'s hands and set them by the shipped model of ``n_seats`` seats,
+    as :func:`solver.sampling.sampled_opponents` sets a deal's."""
     rng = np.random.default_rng(np.random.SeedSequence(POOL_SEED, spawn_key=(c,)))
     deck = np.empty((CHUNK, 52), np.int64)
     deck[:] = np.arange(52)
     codes = np.ascontiguousarray(rng.permuted(deck, axis=1, out=deck)[:, :13])
-    kind, mt, field = builtin_policy(None, rs, 2, bonus_rank_of(rs, None))
-    vals, auto, masks = set_hands(codes[:, None, :], tables, kind, mt, rs.scoring_params(),
-                                  field, 2, bool(rs.automatic_wins))
+    vals, auto, masks = _set(codes[:, None, :], rs, n_seats, tables)
     return Chunk(_card_masks(codes), codes.astype(np.uint8), masks[:, 0].astype(np.uint16),
                  vals[:, 0], auto[:, 0])
+
+
+def _set(hands: np.ndarray, rs: RuleSet, n_seats: int, tables):
+    """(vals, auto, masks) of ``hands`` (S, k, 13) set by the shipped model."""
+    kind, mt, field = builtin_policy(None, rs, n_seats, bonus_rank_of(rs, None))
+    return set_hands(hands, tables, kind, mt, rs.scoring_params(), field, n_seats,
+                     bool(rs.automatic_wins))
 
 
 def _card_masks(codes: np.ndarray) -> np.ndarray:
@@ -229,23 +243,37 @@ def _write(path: Path, got: Chunk) -> None:
         pass
 
 
+class PoolDeals(NamedTuple):
+    """Deals from the pool: opponent j's cards ``codes[s, j]`` in the order dealt, its
+    rows' position masks ``rows[s, j]``, row values ``vals[s, j]`` and declared
+    automatic win ``auto[s, j]``; opponent 0's hand is the pool's."""
+    codes: np.ndarray      # int64[S, n_opp, 13]
+    rows: np.ndarray       # int64[S, n_opp, 3]
+    vals: np.ndarray       # int32[S, n_opp, 3]
+    auto: np.ndarray       # int8[S, n_opp]
+
+
 class Stream:
-    """The pool's deals for one hand, in the order a solve takes them: from chunk
+    """The pool's deals for one hand and seed, in the order a solve takes them: from chunk
     ``start`` on, forwards (``step`` 1) or backwards (-1), each chunk's hands that share
-    no card with ``own`` (a 52-bit card mask) in their order.  :meth:`take` gives the
-    next ones; ``avoid``: the chunks the other stream of the same solve has read,
-    which this one must not (it raises instead: the pool holds about 6,700 deals for
+    no card with the hand ``own`` (codes), in their order, as the first opponent's; the
+    others' hands dealt from the cards left (module docstring).  :meth:`take` gives the
+    next ones.  ``read``: the chunks the other stream of the same solve has read, which
+    this one must not (it raises instead: the pool holds about 6,700 first hands for
     every hand, and a solve takes at most ``MAX_DEALS + MAX_HELD_OUT``)."""
 
-    def __init__(self, rs: RuleSet, tables, own: int, start: int, step: int,
-                 read: "set[int]"):
-        self.rs, self.tables, self.own = rs, tables, np.uint64(own)
+    def __init__(self, rs: RuleSet, n_seats: int, tables, own, seed: int, start: int,
+                 step: int, read: "set[int]"):
+        self.rs, self.n_seats, self.tables, self.seed = rs, n_seats, tables, seed
+        self.own = np.uint64(sum(1 << int(c) for c in own))
         self.next_chunk, self.step, self.read = start % N_CHUNKS, step, read
-        self.pending: "list[tuple[Chunk, np.ndarray]]" = []     # (chunk, unread indices)
+        # (chunk, its index, the usable hands' indices, how many of them are taken)
+        self.pending: "list[list]" = []
+        self.orders: "dict[int, np.ndarray]" = {}
 
-    def take(self, n: int) -> "list[tuple[Chunk, np.ndarray]]":
-        """The next ``n`` deals: (chunk, indices of its hands) pairs, in order."""
-        out, have = [], 0
+    def take(self, n: int) -> PoolDeals:
+        """The next ``n`` deals."""
+        parts, have = [], 0
         while have < n:
             if not self.pending:
                 c = self.next_chunk
@@ -254,30 +282,56 @@ class Stream:
                                        "thousands for every hand: this should not happen)")
                 self.read.add(c)
                 self.next_chunk = (c + self.step) % N_CHUNKS
-                got = chunk(self.rs, self.tables, c)
-                self.pending.append((got, np.flatnonzero((got.cards & self.own) == 0)))
-            got, idx = self.pending[0]
-            part = idx[:n - have]
-            out.append((got, part))
-            have += len(part)
-            if len(part) == len(idx):
+                got = chunk(self.rs, self.n_seats, self.tables, c)
+                self.pending.append([got, c, np.flatnonzero((got.cards & self.own) == 0), 0])
+            entry = self.pending[0]
+            got, c, usable, done = entry
+            k = min(n - have, len(usable) - done)
+            parts.append((got, c, usable, done, done + k))
+            have += k
+            entry[3] += k
+            if entry[3] == len(usable):
                 self.pending.pop(0)
-            else:
-                self.pending[0] = (got, idx[len(part):])
-        return out
+        return self._deals(parts)
+
+    def _deals(self, parts) -> PoolDeals:
+        first = [(got, usable[a:b]) for got, c, usable, a, b in parts]
+        codes = np.concatenate([got.codes[idx] for got, idx in first]).astype(np.int64)
+        rows = np.concatenate([got.rows[idx] for got, idx in first]).astype(np.int64)
+        vals = np.concatenate([got.vals[idx] for got, idx in first])
+        auto = np.concatenate([got.auto[idx] for got, idx in first])
+        if self.n_seats == 2:
+            return PoolDeals(codes[:, None], rows[:, None], vals[:, None], auto[:, None])
+        # The other opponents: the 26 cards the solver's hand and the first leave,
+        # ascending, shuffled by the chunk's seed for this solve and dealt 13 each.
+        order = np.concatenate([self._order(c, len(usable))[a:b]
+                                for got, c, usable, a, b in parts])
+        left = ~(self.own | _card_masks(codes)) & np.uint64((1 << 52) - 1)
+        bits = (left[:, None] >> np.arange(52, dtype=np.uint64)) & np.uint64(1)
+        rest = np.nonzero(bits)[1].reshape(len(codes), 26)
+        others = np.take_along_axis(rest, order, axis=1)[:, :13 * (self.n_seats - 2)]
+        others = np.ascontiguousarray(others).reshape(len(codes), self.n_seats - 2, 13)
+        o_vals, o_auto, o_rows = _set(others, self.rs, self.n_seats, self.tables)
+        return PoolDeals(np.concatenate([codes[:, None], others], axis=1),
+                         np.concatenate([rows[:, None], o_rows], axis=1),
+                         np.concatenate([vals[:, None], o_vals], axis=1),
+                         np.concatenate([auto[:, None], o_auto], axis=1))
+
+    def _order(self, c: int, count: int) -> np.ndarray:
+        """The shuffles of the cards left by chunk c's ``count`` usable hands (drawn once
+        a chunk, so that the i-th hand's does not depend on the batches)."""
+        if c not in self.orders:
+            rng = np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(3, c)))
+            order = np.empty((count, 26), np.int64)
+            order[:] = np.arange(26)
+            self.orders[c] = rng.permuted(order, axis=1, out=order)
+        return self.orders[c]
 
 
-def streams(rs: RuleSet, tables, own_codes, seed: int) -> "tuple[Stream, Stream]":
-    """(deals, held-out deals) of ``solve(..., seed=seed)`` for the hand ``own_codes``."""
-    own = 0
-    for c in own_codes:
-        own |= 1 << int(c)
+def streams(rs: RuleSet, n_seats: int, tables, own_codes, seed: int) -> "tuple[Stream, Stream]":
+    """(deals, held-out deals) of ``solve(..., seed=seed)`` at ``n_seats`` seats for the
+    hand ``own_codes``."""
     read: "set[int]" = set()
     c0 = first_chunk(seed)
-    return (Stream(rs, tables, own, c0, 1, read), Stream(rs, tables, own, c0 - 1, -1, read))
-
-
-def gather(parts, field: str) -> np.ndarray:
-    """The ``field`` of :class:`Chunk` of the deals ``parts`` (from :meth:`Stream.take`),
-    in order."""
-    return np.concatenate([getattr(got, field)[idx] for got, idx in parts])
+    return (Stream(rs, n_seats, tables, own_codes, seed, c0, 1, read),
+            Stream(rs, n_seats, tables, own_codes, seed, c0 - 1, -1, read))

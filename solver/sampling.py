@@ -15,9 +15,11 @@ its held-out deals from :func:`holdout_seed` ``(s)``; adaptive sampling's batch 
 from :func:`batch_seed` ``(s, b)``.  All three are independent streams of
 ``SeedSequence(s)``, so the same arguments always give the same deals.
 
-Heads-up solves of the 52-card rule sets read their deals from a pool of opponent hands
-set in advance instead (:mod:`solver.pool`, which says why those are deals distributed
-exactly as dealt ones): :class:`Deals` is a solve's source of deals, either way.
+Solves of the 52-card rule sets (``pagat``, ``classic``) take their deals from a pool of
+opponent hands set in advance instead (:mod:`solver.pool`, which says why those are
+deals distributed exactly as dealt ones): heads-up the whole deal, at three or four
+seats the first opponent's hand, the others dealt from the cards left.  :class:`Deals`
+is a solve's source of deals, either way.
 """
 from __future__ import annotations
 
@@ -392,8 +394,8 @@ def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int |
 
     ``solve(cards, rules, cut, opponents=sample_opponents(...))`` gives the same answer as
     ``solve(cards, rules, cut, samples=..., seed=...)`` with those sampling arguments
-    (``pool`` as for :func:`solver.solve`; heads-up ``pagat`` and ``classic`` read their
-    deals from :mod:`solver.pool`).  ``held_out=True``: the held-out deals of that solve
+    (``pool`` as for :func:`solver.solve`; ``pagat`` and ``classic`` take their deals
+    from :mod:`solver.pool`).  ``held_out=True``: the held-out deals of that solve
     instead, the first ``samples`` of them.
     """
     hand = prepare_hand(cards, rules, cut, players)
@@ -401,7 +403,7 @@ def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int |
     samples, seed, _, _ = check_sampling(rs, n_seats, samples, seed)
     deals = Deals(hand, seed, None, pool, 0 if held_out else samples)
     if deals.held_out_pooled(samples) if held_out else deals.pooled:
-        hands, masks, auto = deals.hands(samples, held_out=held_out)
+        hands, masks, _, auto = deals.hands(samples, held_out=held_out)
     else:
         hands = deal_unseen(hand, samples, holdout_seed(seed) if held_out else seed)
         kind, mt, field = builtin_policy(None, rs, n_seats, bonus_rank_of(rs, cut))
@@ -425,8 +427,8 @@ def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int |
 # --- a solve's deals: dealt, or from the pool -------------------------------------------------
 def use_pool(hand: Hand, policy, pool, deals: int, limit: int = _pool.MAX_DEALS) -> bool:
     """Whether ``deals`` deals of a solve of ``hand`` with ``policy`` come from the pool
-    (:mod:`solver.pool`).  ``pool``: None, where the pool applies (heads-up, a 52-card
-    rule set, the shipped model) and they are at most ``limit``; True, the same or a
+    (:mod:`solver.pool`).  ``pool``: None, where the pool applies (a 52-card rule set,
+    the shipped model) and they are at most ``limit``; True, the same or a
     ``ValueError`` saying why not; False, dealt deals."""
     if pool is not None and not isinstance(pool, (bool, np.bool_)):
         raise ValueError(f"pool must be None (where it applies), True or False, not {pool!r}")
@@ -434,9 +436,9 @@ def use_pool(hand: Hand, policy, pool, deals: int, limit: int = _pool.MAX_DEALS)
         return False
     applies = _pool.applies(hand.rules, hand.seats, policy)
     if pool and not applies:
-        raise ValueError(f"pool=True: the pool holds heads-up deals of the 52-card rule "
-                         f"sets set by the shipped model, not {hand.rules.name} with "
-                         f"{hand.seats} players and policy {policy!r}")
+        raise ValueError(f"pool=True: the pool holds hands of the 52-card rule sets set "
+                         f"by the shipped model, not of {hand.rules.name} with policy "
+                         f"{policy!r}")
     if pool and deals > limit:
         raise ValueError(f"pool=True with {deals} deals: the pool gives a solve at most "
                          f"{limit}")
@@ -464,8 +466,8 @@ class Deals:
 
     def _stream(self, held_out: bool) -> "_pool.Stream":
         if self._streams is None:
-            self._streams = _pool.streams(self.hand.rules, self.hand.tables, self.hand.own,
-                                          self.seed)
+            self._streams = _pool.streams(self.hand.rules, self.hand.seats, self.hand.tables,
+                                          self.hand.own, self.seed)
         return self._streams[1 if held_out else 0]
 
     def held_out_pooled(self, n: int) -> bool:
@@ -487,20 +489,14 @@ class Deals:
             return _pooled(self._stream(True).take(n))
         return sampled_opponents(self.hand, n, holdout_seed(self.seed), self.policy)
 
-    def hands(self, n: int, held_out: bool = False):
-        """The next ``n`` (fixed or held-out) pool deals as (codes, row position masks,
-        declared automatic wins): (n, 1, 13), (n, 1, 3) and (n, 1) arrays."""
-        parts = self._stream(held_out).take(n)
-        return (_pool.gather(parts, "codes").astype(np.int64)[:, None],
-                _pool.gather(parts, "rows").astype(np.int64)[:, None],
-                _pool.gather(parts, "auto")[:, None])
+    def hands(self, n: int, held_out: bool = False) -> "_pool.PoolDeals":
+        """The next ``n`` (fixed or held-out) pool deals, with the opponents' cards."""
+        return self._stream(held_out).take(n)
 
 
-def _pooled(parts) -> Opponents:
-    """The :class:`Opponents` of heads-up pool deals (from :meth:`solver.pool.Stream.take`)."""
-    vals = _pool.gather(parts, "vals")[:, None]
-    auto = _pool.gather(parts, "auto")[:, None]
-    return Opponents(vals, np.zeros(auto.shape, np.bool_), auto)
+def _pooled(deals: "_pool.PoolDeals") -> Opponents:
+    """The :class:`Opponents` of deals from the pool."""
+    return Opponents(deals.vals, np.zeros(deals.auto.shape, np.bool_), deals.auto)
 
 
 # --- adaptive sampling ----------------------------------------------------------------------

@@ -96,8 +96,10 @@ class Solution:
     ``hand``, ``players``, ``seed``, with ``rules``, ``cut`` and ``samples``: the question
     it answers (``seed`` is the one used: drawn afresh for ``solve(..., seed=None)``).
     ``pooled``: the deals came from the pool of opponent hands set in advance
-    (:mod:`solver.pool`; heads-up ``pagat`` and ``classic``) rather than dealt.  Rows, discards and hand are in a player's reading order (most repeated ranks first,
-    high to low, a joker where the card it stands for goes: :func:`solver.display.sort_row`).
+    (:mod:`solver.pool`; ``pagat`` and ``classic``: heads-up the whole deal, else the
+    first opponent's hand) rather than all dealt.  Rows, discards and hand are in a
+    player's reading order (most repeated ranks first, high to low, a joker where the
+    card it stands for goes: :func:`solver.display.sort_row`).
     A Solution is immutable and hashable (``row_rates`` is a read-only mapping).
 
     ``str(solution)`` is the text :mod:`solver.display` lays out; :meth:`to_dict` and

@@ -55,9 +55,10 @@ EFFORTS = {
     "max": dict(precision={13: 0.005, 16: 0.005, 17: 0.005},
                 hands={13: 65536, 16: 32768, 17: 32768}),
 }
-# Where a solve's deals come from the pool (heads-up pagat and classic: solver.pool) a
+# Where a heads-up solve's deals come from the pool (pagat and classic: solver.pool) a
 # deal costs no setting, so "fast" spends what the pool saves on precision: 0.01 units
-# and as many deals as the pool gives a solve.  In the heads-up classic truth tables
+# and as many deals as the pool gives a solve.  (At three or four seats the pool saves
+# one setting of a deal's two or three, and the preset stays the dealt one.)  In the heads-up classic truth tables
 # that gains +0.0016 units a hand [+0.0007, +0.0025] over the dealt preset, in about 2
 # ms (benchmarks/README.md, "Heads-up deals from a pool of hands set in advance").
 POOLED_FAST = dict(precision=0.01, samples=MAX_DEALS)
@@ -128,16 +129,18 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
         ``effort`` sets the defaults (:data:`EFFORTS`): ``"fast"`` (the default:
         ``precision`` 0.05 units an opponent and at most 1,024 opponent hands for 13
         cards, 0.025 and 4,096 for 16 or 17 -- about ten milliseconds for most hands,
-        tens for the hardest; with deals from the pool, ``pool`` below, 0.01 units and
-        up to 3,500 deals, :data:`POOLED_FAST`, about two milliseconds) or ``"max"``
+        tens for the hardest; heads-up with deals from the pool, ``pool`` below, 0.01
+        units and up to 3,500 deals, :data:`POOLED_FAST`, about two milliseconds) or ``"max"``
         (0.005 an opponent, up to 65,536 hands, 32,768 for 16 or 17 cards -- up to about
         a second).  ``Solution.samples`` says how many
         deals it used.
 
-    pool: where the deals come from.  None (the default): heads-up ``pagat`` and
-        ``classic`` with the shipped model read them from a pool of opponent hands set in
-        advance and kept on disk (:mod:`solver.pool`: deals distributed exactly as dealt
-        ones, each setting the model's; ``Solution.pooled``) when ``samples`` (or the
+    pool: where the deals come from.  None (the default): ``pagat`` and ``classic``
+        with the shipped model take them from a pool of opponent hands set in advance and
+        kept on disk (:mod:`solver.pool`: heads-up the whole deal, at three or four
+        seats the first opponent's hand, the others dealt from the cards left; deals
+        distributed exactly as dealt ones, each setting the model's; ``Solution.pooled``)
+        when ``samples`` (or the
         adaptive cap) is at most ``solver.pool.MAX_DEALS``, and their held-out deals when
         ``holdout`` is at most ``solver.pool.MAX_HELD_OUT``; every other solve deals them.
         False: always deal them.  True: the pool, or a ``ValueError``.
@@ -165,7 +168,7 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
         if effort not in EFFORTS:
             raise ValueError(f"effort must be one of {', '.join(map(repr, EFFORTS))}, "
                              f"not {effort!r}")
-        if samples is None and effort == "fast" and use_pool(
+        if samples is None and effort == "fast" and n_seats == 2 and use_pool(
                 hand, policy, pool and None, POOLED_FAST["samples"]):
             samples = POOLED_FAST["samples"]              # (deals from the pool)
             if precision is None:

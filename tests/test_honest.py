@@ -27,13 +27,13 @@ def test_the_reported_ev_is_unbiased_against_a_large_independent_rescoring(rules
                                                                              hand):
     """Over many seeds, the default solve's EV (held out) averages to the true EV of the
     setting it chose -- each setting's truth from 20,000 independent dealt deals (the
-    heads-up solves read theirs from the pool) -- while the
+    solves take theirs from the pool) -- while the
     in-sample mean, chosen among many, does not fall below it."""
     truth = {}
     errors, in_sample = [], []
     for seed in range(60):
         sol = solver.solve(hand, rules, players=players, seed=seed, top=0)
-        assert sol.pooled == (players == 2)     # heads-up: deals from solver.pool
+        assert sol.pooled                       # (deals from solver.pool)
         rows = (sol.front, sol.middle, sol.back)
         if rows not in truth:
             truth[rows] = _rescored(hand, rules, rows, players, 20000, 10**6 + seed)
