@@ -27,6 +27,7 @@ import functools
 from collections import Counter
 from typing import Callable, NamedTuple, Optional, Sequence
 
+import numba
 import numpy as np
 
 from . import pool as _pool
@@ -428,12 +429,14 @@ def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int |
 def use_pool(hand: Hand, policy, pool, deals: int, limit: int = _pool.MAX_DEALS) -> bool:
     """Whether ``deals`` deals of a solve of ``hand`` with ``policy`` come from the pool
     (:mod:`solver.pool`).  ``pool``: None, where the pool applies (a 52-card rule set,
-    the shipped model) and they are at most ``limit``; True, the same or a
+    the shipped model, compiled kernels: not with ``NUMBA_DISABLE_JIT=1``) and they are at most ``limit``; True, the same or a
     ``ValueError`` saying why not; False, dealt deals."""
     if pool is not None and not isinstance(pool, (bool, np.bool_)):
         raise ValueError(f"pool must be None (where it applies), True or False, not {pool!r}")
     if pool is not None and not pool:
         return False
+    if pool is None and numba.config.DISABLE_JIT:
+        return False          # (plain Python would take minutes to set a chunk of hands)
     applies = _pool.applies(hand.rules, hand.seats, policy)
     if pool and not applies:
         raise ValueError(f"pool=True: the pool holds hands of the 52-card rule sets set "

@@ -141,7 +141,8 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
         seats the first opponent's hand, the others dealt from the cards left; deals
         distributed exactly as dealt ones, each setting the model's; ``Solution.pooled``)
         when ``samples`` (or the
-        adaptive cap) is at most ``solver.pool.MAX_DEALS``, and their held-out deals when
+        adaptive cap) is at most ``solver.pool.MAX_DEALS`` (and the kernels are compiled:
+        not with ``NUMBA_DISABLE_JIT=1``), and their held-out deals when
         ``holdout`` is at most ``solver.pool.MAX_HELD_OUT``; every other solve deals them.
         False: always deal them.  True: the pool, or a ``ValueError``.
 
