@@ -59,17 +59,22 @@ directory (``$SOLVER_CACHE``, else ``$XDG_CACHE_HOME/solver``, else
 ``~/.cache/solver``), under a name that changes with the package's sources and data and
 NumPy's version, so an update never reads another version's settings.  Every solve with
 the default ``seed=0`` reads the same few chunks; new seeds fill the rest over time (the
-whole pool: 524,288 hands, about 11 s of setting and 17 MB a rule set and seat count).
-A directory that cannot be written to keeps the chunks in memory only.
+whole pool: 524,288 hands, about 11 s of setting and 17 MB a rule set and seat count;
+a process keeps the chunks it has read in memory, 21 MB for a whole pool).  A directory
+that cannot be written to keeps the chunks in memory only.  Pools that no process has
+used for ``STALE_DAYS`` days (other versions' above all) are deleted when a process first
+uses a pool; ``rm -r ~/.cache/solver/pool`` deletes them all.
 """
 from __future__ import annotations
 
 import functools
 import hashlib
 import os
+import shutil
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import NamedTuple, Optional
 
@@ -82,11 +87,12 @@ from .rules import RuleSet
 
 CHUNK = 8192                 # hands a chunk
 N_CHUNKS = 64                # chunks a pool
-POOL_SEED = 0x9E3779B97F4A7C15 >> 1
+POOL_SEED = 0x9E3779B97F4A7C15 >> 1     # (any fixed number: the same pool everywhere)
 MAX_DEALS = 3500             # a solve's deals, at most (more: dealt)
 MAX_HELD_OUT = 1500          # its held-out deals, at most (more: dealt)
 POOL_FORMAT = 1              # raised when a chunk's contents change meaning
 CACHE_ENV = "SOLVER_CACHE"
+STALE_DAYS = 30              # another version's pool unused this long is deleted
 
 
 class Chunk(NamedTuple):
@@ -151,6 +157,7 @@ def pool_dir(rs: RuleSet, n_seats: int) -> Path:
 
 _chunks: "dict[tuple[str, int, int], Chunk]" = {}        # kept in this process
 _lock = threading.Lock()
+_used: "set[Path]" = set()                               # pools this process has used
 
 
 def chunk(rs: RuleSet, n_seats: int, tables, c: int) -> Chunk:
@@ -164,6 +171,9 @@ def chunk(rs: RuleSet, n_seats: int, tables, c: int) -> Chunk:
         got = _chunks.get(key)
         if got is None:
             path = pool_dir(rs, n_seats) / f"chunk-{c:03d}.npz"
+            if path.parent not in _used:
+                _used.add(path.parent)
+                _mark_used(path.parent)
             got = _read(path)
             if got is None:
                 _tell(rs, n_seats, path.parent)
@@ -172,6 +182,21 @@ def chunk(rs: RuleSet, n_seats: int, tables, c: int) -> Chunk:
                 _write(path, got)
             _chunks[key] = got
     return got
+
+
+def _mark_used(where: Path) -> None:
+    """Note that the pool ``where`` is in use (its directory's time), and delete the
+    pools beside it that no process has used for STALE_DAYS days (other versions'; an
+    unwritable cache is left as it is)."""
+    try:
+        if where.exists():
+            os.utime(where)
+        cutoff = time.time() - STALE_DAYS * 86400
+        for other in where.parent.iterdir():
+            if other != where and other.is_dir() and other.stat().st_mtime < cutoff:
+                shutil.rmtree(other, ignore_errors=True)
+    except OSError:
+        pass
 
 
 _told: "set[tuple[str, int]]" = set()
@@ -295,6 +320,10 @@ class Stream:
         return self._deals(parts)
 
     def _deals(self, parts) -> PoolDeals:
+        if not parts:                                          # (take(0))
+            k = self.n_seats - 1
+            return PoolDeals(np.zeros((0, k, 13), np.int64), np.zeros((0, k, 3), np.int64),
+                             np.zeros((0, k, 3), np.int32), np.zeros((0, k), np.int8))
         first = [(got, usable[a:b]) for got, c, usable, a, b in parts]
         codes = np.concatenate([got.codes[idx] for got, idx in first]).astype(np.int64)
         rows = np.concatenate([got.rows[idx] for got, idx in first]).astype(np.int64)

@@ -228,13 +228,24 @@ def test_solve_sample_opponents_and_review_agree_on_pool_deals(players):
 
 
 def test_the_cache_on_disk(tmp_path, monkeypatch):
+    import os
+    import time
     monkeypatch.setenv(pool.CACHE_ENV, str(tmp_path))
     monkeypatch.setattr(pool, "_chunks", {})
+    monkeypatch.setattr(pool, "_used", set())
+    # Pools unused for STALE_DAYS days (another version's) go when a pool is first used.
+    stale, recent = tmp_path / "pool" / "pagat-2seats-old", tmp_path / "pool" / "pagat-2seats-new"
+    for d in (stale, recent):
+        d.mkdir(parents=True)
+        (d / "chunk-000.npz").write_bytes(b"")
+    long_ago = time.time() - (pool.STALE_DAYS + 1) * 86400
+    os.utime(stale, (long_ago, long_ago))
     rs = solver.rule_set("pagat")
     tables = solver.rows.tables_for(rs, None)
     made = pool.chunk(rs, 2, tables, 5)
     path = pool.pool_dir(rs, 2) / "chunk-005.npz"
     assert path.exists() and str(path).startswith(str(tmp_path))
+    assert not stale.exists() and recent.exists()
     monkeypatch.setattr(pool, "_chunks", {})
     read = pool.chunk(rs, 2, tables, 5)
     assert read is not made and all(np.array_equal(x, y) for x, y in zip(read, made))
