@@ -10,7 +10,8 @@ imported as ``solver`` is the slower side), so read them against a null run; tho
 ``samples=1000`` are not (benchmarks/README.md).
 
     mkdir /tmp/solver-old && git archive COMMIT solver | tar -x -C /tmp/solver-old
-    cd benchmarks && PYTHONPATH=.. python3 compare_solve.py /tmp/solver-old [hands] [rounds] [pool=false]
+    cd benchmarks && PYTHONPATH=.. python3 compare_solve.py /tmp/solver-old [hands] [rounds] \
+        [pool=false]
 
 ``pool=false``: the new package deals every deal (``solve(..., pool=False)``), as
 packages before the pool did, so that its answers can be compared with theirs.

@@ -147,8 +147,8 @@ def review(cards: CardsLike, setting, rules: "str | RuleSet", cut: "str | int | 
     :func:`solver.solve`, which this calls with exactly these, so ``review(...).best`` is
     ``solve(cards, rules, cut, samples=samples, seed=seed, players=players,
     policy=policy)``; the setting is scored on the very same deals
-    (:class:`solver.sampling.Deals`: dealt, or from the pool as that solve's are).  See :class:`Review` for what comes
-    back.
+    (:class:`solver.sampling.Deals`: dealt, or from the pool as that solve's are).  See
+    :class:`Review` for what comes back.
 
     Bad input is a ``ValueError`` naming the problem: a card not in the hand, a row of the
     wrong size, a card set more often than the hand holds it (``As As`` is two cards in

@@ -429,8 +429,9 @@ def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int |
 def use_pool(hand: Hand, policy, pool, deals: int, limit: int = _pool.MAX_DEALS) -> bool:
     """Whether ``deals`` deals of a solve of ``hand`` with ``policy`` come from the pool
     (:mod:`solver.pool`).  ``pool``: None, where the pool applies (a 52-card rule set,
-    the shipped model, compiled kernels: not with ``NUMBA_DISABLE_JIT=1``) and they are at most ``limit``; True, the same or a
-    ``ValueError`` saying why not; False, dealt deals."""
+    the shipped model, compiled kernels: not with ``NUMBA_DISABLE_JIT=1``) and they are
+    at most ``limit``; True, the same or a ``ValueError`` saying why not; False, dealt
+    deals."""
     if pool is not None and not isinstance(pool, (bool, np.bool_)):
         raise ValueError(f"pool must be None (where it applies), True or False, not {pool!r}")
     if pool is not None and not pool:

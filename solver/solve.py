@@ -58,9 +58,10 @@ EFFORTS = {
 # Where a heads-up solve's deals come from the pool (pagat and classic: solver.pool) a
 # deal costs no setting, so "fast" spends what the pool saves on precision: 0.01 units
 # and as many deals as the pool gives a solve.  (At three or four seats the pool saves
-# one setting of a deal's two or three, and the preset stays the dealt one.)  In the heads-up classic truth tables
-# that gains +0.0016 units a hand [+0.0007, +0.0025] over the dealt preset, in about 2
-# ms (benchmarks/README.md, "Heads-up deals from a pool of hands set in advance").
+# one setting of a deal's two or three, and the preset stays the dealt one.)  In the
+# heads-up classic truth tables that gains +0.0016 units a hand [+0.0007, +0.0024] over
+# the dealt preset, in about 2 ms (benchmarks/README.md, "Heads-up deals from a pool of
+# hands set in advance").
 POOLED_FAST = dict(precision=0.01, samples=MAX_DEALS)
 
 

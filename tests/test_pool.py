@@ -1,8 +1,9 @@
 """The pool of pre-set opponent hands (solver.pool): its deals (heads-up the pool's hand;
 at three or four seats the pool's first hand and the others dealt from the cards left)
 are distributed as dealt deals, statistically against real dealing; each setting is the
-model's; the streams of one solve never share a hand; solve, sample_opponents and review agree on them; the
-cache on disk is read back the same, rebuilt when damaged, and optional."""
+model's; the streams of one solve never share a hand; solve, sample_opponents and
+review agree on them; the cache on disk is read back the same, rebuilt when damaged,
+pruned when stale, and optional."""
 import numpy as np
 import pytest
 
