@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import functools
 import hashlib
 import os
 import sys
@@ -40,6 +41,18 @@ COMPILE_NOTICE = ("compiling the solver's kernels in the worker processes (first
 _noticed = False          # the notice has been printed in this process
 
 
+@functools.lru_cache(maxsize=1)
+def source_digest() -> str:
+    """A digest of the package's source files (names and contents), read once a process:
+    it tells Numba's stale caches (below) and solver.pool's stale pools apart."""
+    root = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 def _clear_stale_caches() -> None:
     """Numba keys a kernel's on-disk cache by its own source file only, but a cached
     kernel embeds the kernels it calls from other files (the opponents' kernel in
@@ -51,19 +64,15 @@ def _clear_stale_caches() -> None:
     if os.environ.get("NUMBA_CACHE_DIR"):
         return                           # caches elsewhere: left to whoever set that
     root = Path(__file__).resolve().parent
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        digest.update(path.relative_to(root).as_posix().encode())
-        digest.update(path.read_bytes())
     stamp = root / "__pycache__" / "numba-sources.sha256"
     try:
-        if stamp.exists() and stamp.read_text() == digest.hexdigest():
+        if stamp.exists() and stamp.read_text() == source_digest():
             return
         for cache in root.rglob("__pycache__"):
             for old in (*cache.glob("*.nbi"), *cache.glob("*.nbc")):
                 old.unlink(missing_ok=True)
         stamp.parent.mkdir(exist_ok=True)
-        stamp.write_text(digest.hexdigest())
+        stamp.write_text(source_digest())
     except OSError:
         pass                             # a read-only install: its caches stay as they are
 

@@ -80,7 +80,7 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from ._jit import doing, notices_enabled
+from ._jit import doing, notices_enabled, source_digest
 from .policy import builtin_policy, set_hands
 from .rows import bonus_rank_of
 from .rules import RuleSet
@@ -142,9 +142,9 @@ def _version_digest() -> str:
     """A digest of what decides a pool's contents: the package's sources and data (the
     model, its kernel, the row tables), NumPy's version (its shuffles) and the format."""
     root = Path(__file__).resolve().parent
-    digest = hashlib.sha256(f"{POOL_FORMAT} {np.__version__}".encode())
-    for path in sorted([*root.rglob("*.py"), *(root / "data").glob("*")]):
-        digest.update(path.relative_to(root).as_posix().encode())
+    digest = hashlib.sha256(f"{POOL_FORMAT} {np.__version__} {source_digest()}".encode())
+    for path in sorted((root / "data").glob("*")):
+        digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

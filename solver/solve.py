@@ -170,8 +170,9 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
         if effort not in EFFORTS:
             raise ValueError(f"effort must be one of {', '.join(map(repr, EFFORTS))}, "
                              f"not {effort!r}")
-        if samples is None and effort == "fast" and n_seats == 2 and use_pool(
-                hand, policy, pool and None, POOLED_FAST["samples"]):
+        # (Whether the pool would apply; a bad or impossible pool= is refused below.)
+        if samples is None and effort == "fast" and n_seats == 2 and pool is not False \
+                and use_pool(hand, policy, None, POOLED_FAST["samples"]):
             samples = POOLED_FAST["samples"]              # (deals from the pool)
             if precision is None:
                 precision = POOLED_FAST["precision"]
