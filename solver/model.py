@@ -346,6 +346,36 @@ def _sort(packed, out, start, k0, sample, shift, nb, k_min):
     return end
 
 
+@njit
+def _sort_fully(packed, tmp, start, shift, nb):
+    """Sort ``packed`` in place by ordinal, strongest first, equals in input order, and
+    set ``start[k]``: where bucket ``k`` begins (``start[nb]``: the end).  Two stable
+    counting sorts: by the ordinals' low ``shift`` bits into ``tmp``, then by bucket back
+    into ``packed``."""
+    low = (1 << shift) - 1
+    count = np.empty(low + 2, np.int64)
+    count[:] = 0
+    for v in packed:
+        count[low + 1 - ((v >> ORD_SHIFT) & low)] += 1
+    for j in range(low + 1):
+        count[j + 1] += count[j]
+    for v in packed:
+        j = low - ((v >> ORD_SHIFT) & low)
+        tmp[count[j]] = v
+        count[j] += 1
+    sh = shift + ORD_SHIFT
+    start[:] = 0
+    for v in tmp:
+        start[nb - (v >> sh)] += 1
+    for k in range(nb):
+        start[k + 1] += start[k]
+    at = start.copy()
+    for v in tmp:
+        k = nb - 1 - (v >> sh)
+        packed[at[k]] = v
+        at[k] += 1
+
+
 # _bound and _score are inlined by LLVM (forceinline): it would otherwise decline for a
 # caller as large as the model's kernel, and the search would pay a call for each of
 # its thousands of bounds a hand (1-7% of the setter's time, measured).
@@ -463,16 +493,13 @@ def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
             sample[:] = 0
             for i in range(0, packed.shape[0], SAMPLE_EVERY):
                 sample[nb - 1 - (packed[i] >> sh)] += 1
-            fronts = np.empty(threes.shape[0], np.int32)
+            # The Fronts in full order, strongest first (equals in position order), so that
+            # the first Front a search finds disjoint from some cards is the strongest.
+            fronts = threes                          # (sorted in place)
             fstart = np.empty(nb + 1, np.int64)
-            fstart[:] = 0
-            _sort(threes, fronts, fstart, np.int64(0), sample[:0], shift, nb, np.int64(0))
+            _sort_fully(fronts, np.empty(fronts.shape[0], np.int32), fstart, shift, nb)
             nf = fronts.shape[0]
-            f_star = fronts[0] >> ORD_SHIFT           # the strongest: in the first bucket
-            for v in fronts:
-                if v >> sh != fronts[0] >> sh:
-                    break
-                f_star = max(f_star, v >> ORD_SHIFT)
+            f_star = fronts[0] >> ORD_SHIFT           # the strongest
             subsets = np.empty(packed.shape[0], np.int32)
             start = np.empty(nb + 1, np.int64)
             start[:] = 0
@@ -528,39 +555,28 @@ def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
                     v = subsets[p]
                     mb = v & POS_MASK
                     ob = v >> ORD_SHIFT
-                    # The strongest Front the Back leaves: the strongest of the first bucket of
-                    # Fronts holding one disjoint from it (16, 17 cards: 64 Fronts at a time).
+                    # The strongest Front the Back leaves: the first disjoint from it (16, 17
+                    # cards: 64 Fronts at a time).
                     f_bound = np.int64(0)
                     if tab is not None:
                         q = 0
                         while fronts[q] & mb:         # 8 cards left: there is one
                             q += 1
                         f_bound = fronts[q] >> ORD_SHIFT
-                        q += 1
-                        while q < nf and fronts[q] >> sh == f_bound >> shift:
-                            # (A select, not a branch: the test goes either way at random.)
-                            f_bound = max(f_bound, 0 if fronts[q] & mb else fronts[q] >> ORD_SHIFT)
-                            q += 1
                     if bits is not None:
                         x = mb
                         for i in range(5):
                             bpos[i] = np.int64(_lowest_bit(x))
                             x &= x - 1
-                        word = 0
-                        done = False
-                        while word < nw and not done:
+                        for word in range(nw):
                             free = ~(bits[word, bpos[0]] | bits[word, bpos[1]] | bits[word, bpos[2]]
                                      | bits[word, bpos[3]] | bits[word, bpos[4]])
                             if word == nw - 1:
                                 free &= last
-                            while free:
-                                u = fronts[(word << 6) + np.int64(_lowest_bit(free))]
-                                free &= free - np.uint64(1)
-                                if f_bound and u >> sh != f_bound >> shift:
-                                    done = True       # past the bucket of the first one
-                                    break
-                                f_bound = max(f_bound, u >> ORD_SHIFT)
-                            word += 1
+                            if free:
+                                f_bound = fronts[(word << 6) + np.int64(_lowest_bit(free))] \
+                                    >> ORD_SHIFT
+                                break
                         if f_bound == 0:
                             continue
                     # The bound with the strongest Middle there is rises with f_bound and ob: a
@@ -680,32 +696,26 @@ def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
                                 for i in range(5):
                                     mpos[i] = np.int64(_lowest_bit(x))
                                     x &= x - 1
-                                # The Fronts disjoint from both, from the first bucket that can
-                                # hold one below the Middle: the first below it, then the
-                                # strongest of its bucket (the first of equals in position order,
-                                # as a scan of the positions keeps), which ends at ``end``.
+                                # The strongest Front below the Middle disjoint from both: the
+                                # first, from the bucket that holds the Middle's ordinal - 1
+                                # (the first of equals in position order, as a scan of the
+                                # positions keeps).
                                 i = fstart[nb - 1 - (((w >> ORD_SHIFT) - 1) >> shift)]
                                 word = i >> 6
                                 free = ~np.uint64(0) << np.uint64(i & 63)
                                 u = -1
-                                end = nf
-                                while (word << 6) < end:
+                                while u < 0 and word < nw:
                                     free &= ~(meets[word] | bits[word, mpos[0]]
                                               | bits[word, mpos[1]] | bits[word, mpos[2]]
                                               | bits[word, mpos[3]] | bits[word, mpos[4]])
+                                    if word == nw - 1:
+                                        free &= last
                                     while free:
-                                        at = (word << 6) + np.int64(_lowest_bit(free))
+                                        x = fronts[(word << 6) + np.int64(_lowest_bit(free))]
                                         free &= free - np.uint64(1)
-                                        if at >= end:
+                                        if x < f_cap:
+                                            u = x
                                             break
-                                        x = fronts[at]
-                                        if x >= f_cap:
-                                            continue
-                                        if u < 0:
-                                            u = x
-                                            end = fstart[nb - (x >> sh)]   # its bucket's end
-                                        elif x >> ORD_SHIFT > u >> ORD_SHIFT:
-                                            u = x
                                     word += 1
                                     free = ~np.uint64(0)
                                 if u < 0:
