@@ -251,21 +251,20 @@ def _lowest_bit_compiled(x):
 
 
 @njit
-def _subsets(codes, t, tab):
-    """(fives, threes): every 5-card and every 3-card subset of the hand, packed, in
-    lexicographic order of positions (the lookups of :func:`solver.kernels.ordinal5`
-    and ``ordinal3``, from shared sums as in :func:`solver.search.five_subsets`, with
-    unsigned indices, which Numba does not test for being negative).  With ``tab`` (13
-    cards; None for more), also ``tab[mask] = ordinal`` for both."""
+def _subsets(codes, t, tab, word, words3, masks3, first, fives, threes):
+    """Fill ``fives`` and ``threes`` with every 5-card and every 3-card subset of the
+    hand, packed, in lexicographic order of positions (the lookups of
+    :func:`solver.kernels.ordinal5` and ``ordinal3``, from shared sums as in
+    :func:`solver.search.five_subsets`, with unsigned indices, which Numba does not test
+    for being negative).  With ``tab`` (13 cards; None for more), also ``tab[mask] =
+    ordinal`` for both.  ``word``, ``words3``, ``masks3`` and ``first`` are scratch
+    space (first[c]: the first triple of cards c and above)."""
     n = codes.shape[0]
-    word = t.card_word[codes]
+    for c in range(n):
+        word[c] = t.card_word[codes[c]]
     disp, ord5, ord3 = t.disp, t.ord5, t.ord3
     low = np.uint64((1 << ROW_SHIFT) - 1)
-    n3 = n * (n - 1) * (n - 2) // 6
-    words3 = np.empty(n3, np.int64)
-    masks3 = np.empty(n3, np.int64)
-    threes = np.empty(n3, np.int32)
-    first = np.empty(n + 1, np.int64)        # first[c]: first triple of cards c and above
+    n3 = threes.shape[0]
     q = 0
     for c in range(n):
         first[c] = q
@@ -280,7 +279,6 @@ def _subsets(codes, t, tab):
                                            + (key & low)]) << ORD_SHIFT) | m
                 q += 1
     first[n] = n3
-    fives = np.empty(n * (n - 1) * (n - 2) * (n - 3) * (n - 4) // 120, np.int32)
     k = 0
     for a in range(n):
         for b in range(a + 1, n):
@@ -301,60 +299,54 @@ def _subsets(codes, t, tab):
             tab[v & POS_MASK] = v >> ORD_SHIFT
         for v in threes:
             tab[v & POS_MASK] = v >> ORD_SHIFT
-    return fives, threes
 
 
 @njit
-def _sort(packed, out, start, k0, sample, shift, nb, k_min):
+def _sort(packed, out, start, k0, sample, shift, nb, k_min, tmp, count):
     """Bucket-sort ``packed`` into ``out`` from bucket ``k0`` (at ``start[k0]``) on,
     each bucket in input order (a stable counting sort), set ``start`` up to the new
-    end, and return it (buckets 0..end-1 are sorted).  With ``sample`` (the sizes of the
-    buckets among every SAMPLE_EVERY-th subset), through bucket ``k_min`` and about as
-    many subsets again as are sorted (1 in SORTED_SHARE at first); without, all."""
-    end = nb
-    if sample.shape[0]:
-        want = max(packed.shape[0] // SORTED_SHARE, start[k0]) // SAMPLE_EVERY
-        have = 0
-        end = k0
-        while end < nb and (end <= k_min or have < want):
-            have += sample[end]
-            end += 1
+    end, and return it (buckets 0..end-1 are sorted): through bucket ``k_min`` and about
+    as many subsets again as are sorted (1 in SORTED_SHARE at first), as ``sample`` (the
+    sizes of the buckets among every SAMPLE_EVERY-th subset) estimates.  ``tmp`` (the
+    size of ``packed``) and ``count`` (``nb + 1``) are scratch space."""
+    want = max(packed.shape[0] // SORTED_SHARE, start[k0]) // SAMPLE_EVERY
+    have = 0
+    end = k0
+    while end < nb and (end <= k_min or have < want):
+        have += sample[end]
+        end += 1
     sh = shift + ORD_SHIFT
     lo = (nb - end) << sh             # the smallest packed value of bucket end - 1
     hi = (nb - k0) << sh              # above bucket k0
-    tmp = np.empty(packed.shape[0], np.int32)
     c = 0
     for i in range(packed.shape[0]):  # the range's subsets, in order, without a branch
         v = packed[i]
         tmp[c] = v
         c += (v >= lo) & (v < hi)
-    count = np.empty(end - k0 + 1, np.int64)
-    count[:] = 0
+    count[:end - k0 + 1] = 0
     for i in range(c):
         count[nb - (tmp[i] >> sh) - k0] += 1
-    fill = np.empty(end - k0, np.int64)
-    at = start[k0]
+    # count[j]: where bucket k0 + j begins
+    count[0] = start[k0]
     for j in range(end - k0):
-        fill[j] = at
-        at += count[j + 1]
-        start[k0 + j + 1] = at
+        count[j + 1] += count[j]
+        start[k0 + j + 1] = count[j + 1]
     for i in range(c):
         v = tmp[i]
         j = nb - 1 - (v >> sh) - k0
-        out[fill[j]] = v
-        fill[j] += 1
+        out[count[j]] = v
+        count[j] += 1
     return end
 
 
 @njit
-def _sort_fully(packed, tmp, start, shift, nb):
+def _sort_fully(packed, tmp, start, shift, nb, count):
     """Sort ``packed`` in place by ordinal, strongest first, equals in input order, and
     set ``start[k]``: where bucket ``k`` begins (``start[nb]``: the end).  Two stable
     counting sorts: by the ordinals' low ``shift`` bits into ``tmp``, then by bucket back
-    into ``packed``."""
+    into ``packed``.  ``count`` (at least ``max(2 ** shift, nb) + 1``) is scratch."""
     low = (1 << shift) - 1
-    count = np.empty(low + 2, np.int64)
-    count[:] = 0
+    count[:low + 2] = 0
     for v in packed:
         count[low + 1 - ((v >> ORD_SHIFT) & low)] += 1
     for j in range(low + 1):
@@ -369,11 +361,11 @@ def _sort_fully(packed, tmp, start, shift, nb):
         start[nb - (v >> sh)] += 1
     for k in range(nb):
         start[k + 1] += start[k]
-    at = start.copy()
+    count[:nb + 1] = start
     for v in tmp:
         k = nb - 1 - (v >> sh)
-        packed[at[k]] = v
-        at[k] += 1
+        packed[count[k]] = v
+        count[k] += 1
 
 
 # _bound and _score are inlined by LLVM (forceinline): it would otherwise decline for a
@@ -481,29 +473,49 @@ def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
         nb = (n_ord >> shift) + 1
         sh = shift + ORD_SHIFT
         n_opp = hands.shape[1]
+        # Scratch space, made once for every hand of the call (the sizes depend only on
+        # n_cards and the tables).  (np.empty and a fill, here and below: np.zeros would
+        # compile two more of Numba's implementations, a tenth of a second of a first run.)
+        n3 = n_cards * (n_cards - 1) * (n_cards - 2) // 6
+        n5 = n3 * (n_cards - 3) * (n_cards - 4) // 20
+        card_words = np.empty(n_cards, np.int64)
+        words3 = np.empty(n3, np.int64)
+        masks3 = np.empty(n3, np.int64)
+        first = np.empty(n_cards + 1, np.int64)
+        packed = np.empty(n5, np.int32)          # the 5-card subsets, in position order
+        subsets = np.empty(n5, np.int32)         # ... and sorted, as far as sorted_to
+        tmp5 = np.empty(n5, np.int32)
+        fronts = np.empty(n3, np.int32)          # the 3-card subsets, sorted (below)
+        tmp3 = np.empty(n3, np.int32)
+        sample = np.empty(nb, np.int64)
+        fstart = np.empty(nb + 1, np.int64)
+        start = np.empty(nb + 1, np.int64)
+        count = np.empty(max(nb, 1 << shift) + 2, np.int64)
+        meets = np.empty(words, np.uint64)       # the Fronts meeting the Back
+        mpos = np.empty(5, np.int64)             # positions of a Back or Middle
+        bpos = np.empty(5, np.int64)
+        pos = np.empty(8, np.int64)
+        cand_m = np.empty(max(56, BATCH), np.int32)
+        cand_f = np.empty(max(56, BATCH), np.int32)
+        mids = np.empty(BATCH, np.int32)         # a batch of Middles (16, 17 cards)
+        found = np.empty(7, np.int64)            # masks, bucket, ordinals: see _score
         for hand in range(first_deal * n_opp, end_deal * n_opp):
             deal, seat = hand // n_opp, hand % n_opp
             if auto[deal, seat] != 0:
                 continue
             codes = hands[deal, seat]
-            packed, threes = _subsets(codes, t, tab)
-            # (np.empty and a fill, here and below: np.zeros would compile two more of Numba's
-            # implementations, a tenth of a second of a first run.)
-            sample = np.empty(nb, np.int64)
+            _subsets(codes, t, tab, card_words, words3, masks3, first, packed, fronts)
             sample[:] = 0
-            for i in range(0, packed.shape[0], SAMPLE_EVERY):
+            for i in range(0, n5, SAMPLE_EVERY):
                 sample[nb - 1 - (packed[i] >> sh)] += 1
             # The Fronts in full order, strongest first (equals in position order), so that
             # the first Front a search finds disjoint from some cards is the strongest.
-            fronts = threes                          # (sorted in place)
-            fstart = np.empty(nb + 1, np.int64)
-            _sort_fully(fronts, np.empty(fronts.shape[0], np.int32), fstart, shift, nb)
-            nf = fronts.shape[0]
+            _sort_fully(fronts, tmp3, fstart, shift, nb, count)
+            nf = n3
             f_star = fronts[0] >> ORD_SHIFT           # the strongest
-            subsets = np.empty(packed.shape[0], np.int32)
-            start = np.empty(nb + 1, np.int64)
             start[:] = 0
-            sorted_to = _sort(packed, subsets, start, np.int64(0), sample, shift, nb, np.int64(0))
+            sorted_to = _sort(packed, subsets, start, np.int64(0), sample, shift, nb,
+                              np.int64(0), tmp5, count)
             m_star = np.int64(0)
             for k in range(sorted_to):               # the strongest: in the first bucket
                 for p in range(start[k], start[k + 1]):
@@ -523,14 +535,6 @@ def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
                         m &= m - 1
             last = (~np.uint64(0) if nf & 63 == 0
                     else (np.uint64(1) << np.uint64(nf & 63)) - np.uint64(1))
-            meets = np.empty(nw, np.uint64)          # the Fronts meeting the Back
-            mpos = np.empty(5, np.int64)             # positions of a Back or Middle
-            bpos = np.empty(5, np.int64)
-            pos = np.empty(8, np.int64)
-            cand_m = np.empty(max(56, BATCH), np.int32)
-            cand_f = np.empty(max(56, BATCH), np.int32)
-            mids = np.empty(BATCH, np.int32)         # a batch of Middles (16, 17 cards)
-            found = np.empty(7, np.int64)            # masks, bucket, ordinals: see _score
             found[:] = 0
             best = -np.inf
             # Backs ruled out by the bound at this best: the strongest Front left by one of an
@@ -542,7 +546,8 @@ def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
                     if searched >= backs and best > -np.inf:
                         break
                 if k >= sorted_to:
-                    sorted_to = _sort(packed, subsets, start, sorted_to, sample, shift, nb, k)
+                    sorted_to = _sort(packed, subsets, start, sorted_to, sample, shift, nb, k,
+                                      tmp5, count)
                 lo, hi = start[k], start[k + 1]
                 if lo == hi:
                     continue
@@ -649,7 +654,7 @@ def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
                         if q < end or sorted_to == nb:
                             break
                         sorted_to = _sort(packed, subsets, start, sorted_to, sample, shift, nb,
-                                          sorted_to)
+                                          sorted_to, tmp5, count)
                     if q == start[sorted_to]:
                         continue                               # no Middle
                     km = nb - 1 - (subsets[q] >> sh)
@@ -669,7 +674,7 @@ def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
                     while km < nb:
                         if km >= sorted_to:
                             sorted_to = _sort(packed, subsets, start, sorted_to, sample, shift, nb,
-                                              km)
+                                              km, tmp5, count)
                         lo2, hi2 = max(q, start[km]), start[km + 1]
                         km += 1
                         if lo2 == hi2:
