@@ -237,6 +237,7 @@ SAMPLE_EVERY = 8
 SORTED_SHARE = 6
 BATCH = 64             # candidates (Middle, Front) scored by one call of _score
 ALL = (1 << 31) - 1    # a mask that keeps every bit of a packed value
+FIVES_WORDS_13 = (1287 + 63) >> 6   # uint64 words of one bit a 5-card subset of 13 cards
 
 
 def _lowest_bit(x):
@@ -477,6 +478,9 @@ def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
         # about a second less of a first run.
         tab = np.empty(1 << 13, np.uint16) if n13 else None
         bits = None if n13 else np.empty((words, n_cards), np.uint64)
+        # 13 cards: bits5[w, x], bit j: whether sorted subset 64 w + j holds position x
+        # (made as far as the subsets are sorted), for a Back's bound (below).
+        bits5 = np.empty((FIVES_WORDS_13, 13), np.uint64) if n13 else None
         # Buckets of ordinals: at most 256, each 2 ** shift consecutive ordinals.
         n_ord = t.values.shape[0]
         shift = 0
@@ -548,6 +552,9 @@ def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
                         m &= m - 1
             last = (~np.uint64(0) if nf & 63 == 0
                     else (np.uint64(1) << np.uint64(nf & 63)) - np.uint64(1))
+            if bits5 is not None:
+                bits5[:] = 0
+            bits5_to = 0                             # sorted subsets in bits5
             found[:] = 0
             best = -np.inf
             # Backs ruled out by the bound at this best: the strongest Front left by one of an
@@ -606,6 +613,42 @@ def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
                         rej_f, rej_b = f_bound, ob
                         rej_here = max(rej_here, f_bound)
                         continue
+                    if bits5 is not None:
+                        # 13 cards: a tighter bound before the 56 splits.  A Middle is no
+                        # stronger than the Back, so it lies in the Back's bucket or after
+                        # (in sorted order): its strength is at most the strongest of the
+                        # bucket of the first sorted subset from there disjoint from the
+                        # Back (64 subsets at a time), or, if none is sorted, of the first
+                        # bucket not sorted yet.
+                        end5 = start[sorted_to]
+                        while bits5_to < end5:
+                            x = subsets[bits5_to] & POS_MASK
+                            while x:
+                                bits5[bits5_to >> 6, np.int64(_lowest_bit(x))] |= \
+                                    np.uint64(1) << np.uint64(bits5_to & 63)
+                                x &= x - 1
+                            bits5_to += 1
+                        x = mb
+                        for i in range(5):
+                            bpos[i] = np.int64(_lowest_bit(x))
+                            x &= x - 1
+                        m_top = ((nb - sorted_to) << shift) - 1
+                        word = lo >> 6
+                        free = ~np.uint64(0) << np.uint64(lo & 63)
+                        while (word << 6) < end5:
+                            free &= ~(bits5[word, bpos[0]] | bits5[word, bpos[1]]
+                                      | bits5[word, bpos[2]] | bits5[word, bpos[3]]
+                                      | bits5[word, bpos[4]])
+                            if free:
+                                j = (word << 6) + np.int64(_lowest_bit(free))
+                                if j < end5:
+                                    m_top = (((subsets[j] >> sh) + 1) << shift) - 1
+                                break
+                            word += 1
+                            free = ~np.uint64(0)
+                        mid = min(m_top, ob)
+                        if _bound(mt, min(f_bound, mid - 1), mid, ob, scheme) <= best:
+                            continue
                     if backs is not None:
                         if searched >= backs and best > -np.inf:
                             break             # (but not before a setting is found)
