@@ -79,7 +79,10 @@ M_Q_OTHER_SCOOP = 5    # P(an opponent scoops each of the other opponents)
 M_SHOT_EXTRA = 6       # mandarin: shot multiplier - 1
 M_HOME_RUN_EXTRA = 7   # mandarin: home-run multiplier - shot multiplier (4 seats; else 0)
 M_Q_OTHER_SWEEP = 8    # mandarin: P(an opponent wins every row against each other one)
-N_PARAMS = 9
+M_MONOTONE = 9         # 1 where the estimate never falls as a row gets stronger (see
+                       # _monotone): a setting no stronger in any row than the best found
+                       # cannot beat it, so the search need not score it
+N_PARAMS = 10
 
 
 class ModelTables(NamedTuple):
@@ -489,6 +492,7 @@ def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
         nb = (n_ord >> shift) + 1
         sh = shift + ORD_SHIFT
         n_opp = hands.shape[1]
+        monotone = mt.params[M_MONOTONE] != 0
         # Scratch space, made once for every hand of the call (the sizes depend only on
         # n_cards and the tables).  (np.empty and a fill, here and below: np.zeros would
         # compile two more of Numba's implementations, a tenth of a second of a first run.)
@@ -677,6 +681,12 @@ def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
                         if m_bound == 0 or _bound(mt, f_bound, m_bound, ob, scheme) <= best:
                             continue
                         # The legal splits, Middles in position order (Fronts in reverse order).
+                        # Where the estimate is monotone, a split whose Middle and Front are
+                        # no stronger than the best setting's, under a Back no stronger than
+                        # its Back, cannot beat it, nor replace it on a tie (_score): left out.
+                        dom_f = dom_m = np.int64(-1)
+                        if monotone and best > -np.inf and ob <= found[6]:
+                            dom_f, dom_m = found[4], found[5]
                         n_cand = np.int64(0)
                         # (Trip counts from n_pos: unrolled like the first loop, this one, run
                         # for one Back in six, would only cost compiling time.)
@@ -690,7 +700,8 @@ def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
                                     # branch here would be mispredicted one time in five.)
                                     cand_m[n_cand] = (om << ORD_SHIFT) | (rest ^ mf)
                                     cand_f[n_cand] = (of << ORD_SHIFT) | mf
-                                    n_cand += (of < om) & (om <= ob)
+                                    n_cand += (of < om) & (om <= ob) & ((of > dom_f)
+                                                                        | (om > dom_m))
                         found[3] = -1
                         new = _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found, scheme)
                         if new != best:
@@ -879,8 +890,29 @@ def model_tables(field: Field, rules: "str | RuleSet", t: RowTables, n_seats: in
         points = points[:, :1]
     # float32 keeps the records small; rounding is monotone, so the envelope stays >= the
     # value it bounds.
-    return ModelTables(np.ascontiguousarray(rows, np.float32),
-                       np.ascontiguousarray(points, np.float32), params)
+    rows = np.ascontiguousarray(rows, np.float32)
+    params[M_MONOTONE] = _monotone(rs, rows)
+    return ModelTables(rows, np.ascontiguousarray(points, np.float32), params)
+
+
+def _monotone(rs: RuleSet, rows: np.ndarray) -> bool:
+    """Whether the estimate :func:`_ev` rises (or stays) with every row's ordinal: each
+    row's R_SEP never falls (it equals its envelope R_ENV), R_P never falls and R_Q never
+    rises, under a scheme whose estimate rises with R_SEP and R_P and falls with R_Q
+    (rows and eastern add the rows up, western adds the chance of a majority, scoop the
+    chances of scoops; mandarin's shots weigh the chances by row points, so it is left
+    out).  Where a row pays bonus units that fall as it gets stronger (a ``joker`` or
+    ``bonus`` Front, an eastern Front: trips pay, the weaker straights and flushes no
+    longer can), it is not.  The search's bounds need only that the estimate stays below
+    its value at the envelope; where it is monotone too, the 13-card search skips the
+    splits that the best setting found dominates row by row (table_kernel)."""
+    if rs.scheme == SCHEME_MANDARIN or min(rs.majority_bonus, rs.scoop_units,
+                                           rs.home_run_units) < 0:
+        return False
+    body = rows[:, 1:]                   # ordinal 0 is no row at all
+    return bool((body[:, :, R_SEP] == body[:, :, R_ENV]).all()
+                and (np.diff(body[:, :, R_P], axis=1) >= 0).all()
+                and (np.diff(body[:, :, R_Q], axis=1) <= 0).all())
 
 
 def field_from_rows(rows: np.ndarray, weights: "np.ndarray | None" = None, *,
