@@ -214,6 +214,7 @@ def _with_copies(codes: list[int], rs: RuleSet) -> "list[int] | None":
     its code as :func:`parse_codes` assigns them, in the order written (the first free
     joker, the second set's spade); None where parse_codes would raise."""
     out: list[int] = []
+    seen: set[int] = set()      # out's codes: a hash lookup each, not a scan of out
     jokers = 0
     for code in codes:
         if code == FIRST_JOKER:
@@ -221,12 +222,13 @@ def _with_copies(codes: list[int], rs: RuleSet) -> "list[int] | None":
                 return None
             code += jokers
             jokers += 1
-        elif code in out:
+        elif code in seen:
             second = 13 * SECOND_SPADE_SLOT + code
-            if code >= 13 or rs.spade_copies != 2 or second in out:
+            if code >= 13 or rs.spade_copies != 2 or second in seen:
                 return None
             code = second
         out.append(code)
+        seen.add(code)
     return out
 
 

@@ -17,6 +17,7 @@ strongest Middle and Front of what is left (always legal).
 from __future__ import annotations
 
 import functools
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -220,39 +221,52 @@ def set_hands(hands, t, kind, mt, params, field, n_seats, detect_auto):
     return vals, auto, masks
 
 
-def _policy_runner(kind, t, mt, params, field, n_seats, n_cards, *, one_hand=False):
+def _policy_runner(kind, t, mt, params, field, n_seats, n_cards):
     """``run(hands, auto, vals, masks, start, stop)``: policy ``kind``'s kernel on the
     deals start..stop-1, with its other arguments bound (the model's kernel found once
-    for the scheme and hand size).  With ``one_hand``, only for arrays of one hand made
-    as :func:`one_hand_setter` makes them, and without Numba's dispatch
-    (:func:`_machine_code`)."""
-    if one_hand:             # arrays of the types one_hand_setter passes, to compile for
-        hands, auto, vals, masks = _one_hand_arrays(n_cards)
+    for the scheme and hand size)."""
     if kind == POLICY_TABLE:
         kernel = table_kernel(int(mt.params[M_SCHEME]), n_cards)
-        if one_hand:
-            kernel = _machine_code(kernel, (hands, t, mt, auto, vals, masks,
-                                            np.empty((1, 1)), 0, 1))
 
         def run(hands, auto, vals, masks, start, stop):
             estimates = np.empty(hands.shape[:2])         # (the model's own: not needed)
             kernel(hands, t, mt, auto, vals, masks, estimates, start, stop)
     elif kind == POLICY_FIELD:
         kernel = _set_hands_field
-        if one_hand:
-            kernel = _machine_code(kernel, (hands, t, params, field, n_seats, auto, vals,
-                                            masks, 0, 1))
 
         def run(hands, auto, vals, masks, start, stop):
             kernel(hands, t, params, field, n_seats, auto, vals, masks, start, stop)
     else:
         kernel = _set_hands_sbf
-        if one_hand:
-            kernel = _machine_code(kernel, (hands, t, auto, vals, masks, 0, 1))
 
         def run(hands, auto, vals, masks, start, stop):
             kernel(hands, t, auto, vals, masks, start, stop)
     return run
+
+
+def _one_hand_call(kind, t, mt, params, field, n_seats, n_cards):
+    """``bind(arrays) -> call``: ``call()`` runs policy ``kind``'s kernel on one hand's
+    ``arrays`` (made as :func:`_one_hand_arrays` makes them) as ``run`` of
+    :func:`_policy_runner` would for that one deal, every argument bound once (a
+    ``functools.partial``: nothing is made per call) and without Numba's dispatch (the
+    machine code, compiled here for those arrays' types: :func:`_machine_code`)."""
+    if kind == POLICY_TABLE:
+        kernel = table_kernel(int(mt.params[M_SCHEME]), n_cards)
+
+        def arguments(hands, auto, vals, masks, estimates):
+            return hands, t, mt, auto, vals, masks, estimates, 0, 1
+    elif kind == POLICY_FIELD:
+        kernel = _set_hands_field
+
+        def arguments(hands, auto, vals, masks, estimates):
+            return hands, t, params, field, n_seats, auto, vals, masks, 0, 1
+    else:
+        kernel = _set_hands_sbf
+
+        def arguments(hands, auto, vals, masks, estimates):
+            return hands, t, auto, vals, masks, 0, 1
+    code = _machine_code(kernel, arguments(*_one_hand_arrays(n_cards)))
+    return lambda arrays: functools.partial(code, *arguments(*arrays))
 
 
 def _machine_code(kernel, args):
@@ -271,20 +285,21 @@ def _machine_code(kernel, args):
 
 
 def _one_hand_arrays(n_cards: int):
-    """(hands, auto, vals, masks) for one hand: the types set_hands and one_hand_setter
-    pass the policies' kernels."""
+    """(hands, auto, vals, masks, estimates) for one hand: the types set_hands and
+    one_hand_setter pass the policies' kernels (no automatic win declared)."""
     return (np.empty((1, 1, n_cards), np.int64), np.zeros((1, 1), np.int8),
-            np.empty((1, 1, 3), np.int32), np.empty((1, 1, 3), np.int64))
+            np.empty((1, 1, 3), np.int32), np.empty((1, 1, 3), np.int64),
+            np.empty((1, 1)))
 
 
 def compile_model_kernel(scheme: int, n_cards: int) -> None:
     """Compile (or load from the disk cache) the model's kernel for the argument types
     :func:`set_hands` passes it, from the types alone: no row tables are needed, so a
     first solve does it while the other process builds them (solver._warmup)."""
-    hands, auto, vals, masks = _one_hand_arrays(n_cards)
+    hands, auto, vals, masks, estimates = _one_hand_arrays(n_cards)
     _machine_code(table_kernel(scheme, n_cards),
                   (hands, placeholder_tables(), placeholder_model_tables(), auto, vals, masks,
-                   np.empty((1, 1)), 0, 1))
+                   estimates, 0, 1))
 
 
 def one_hand_setter(kind, t, mt, params, field, n_seats, n_cards):
@@ -292,15 +307,27 @@ def one_hand_setter(kind, t, mt, params, field, n_seats, n_cards):
     ``n_cards`` codes that declares no automatic win, its kernel and arguments found once
     (:func:`solver.quick_set` sets hand after hand, and finding them is a tenth of a
     setting's time), and its machine code called directly.  Safe to share between
-    threads: each call writes only its own arrays."""
-    run = _policy_runner(kind, t, mt, params, field, n_seats, n_cards, one_hand=True)
-    no_auto = np.zeros((1, 1), np.int8)    # only read by the kernels
+    threads: each thread writes only arrays of its own, made on its first call and
+    kept for the next (made on every call, they cost 1 µs of a 30 µs quick_set)."""
+    bind = _one_hand_call(kind, t, mt, params, field, n_seats, n_cards)
+    mine = threading.local()
+
+    def thread_arrays():
+        """This thread's hand codes, kernel call, row masks and row values (views of
+        one hand's arrays)."""
+        arrays = _one_hand_arrays(n_cards)
+        hands, _, vals, masks, _ = arrays
+        mine.arrays = hands[0, 0], bind(arrays), masks[0, 0], vals[0, 0]
+        return mine.arrays
 
     def set_one(codes):
-        vals = np.empty((1, 1, 3), np.int32)
-        masks = np.empty((1, 1, 3), np.int64)
-        run(np.array([[codes]], np.int64), no_auto, vals, masks, 0, 1)
-        return masks[0, 0].tolist(), vals[0, 0].tolist()
+        try:
+            hand, call, masks, vals = mine.arrays
+        except AttributeError:                  # this thread's first call
+            hand, call, masks, vals = thread_arrays()
+        hand[:] = codes
+        call()
+        return masks.tolist(), vals.tolist()
     return set_one
 
 

@@ -33,7 +33,8 @@ import numpy as np
 from . import pool as _pool
 from ._checks import check_int, check_signature, function_name, is_int
 from .autowin import auto_code, automatic_win_kind
-from .cards import CardsLike, card_name, deck_codes, format_cards, parse_codes, to_codes
+from .cards import (CardsLike, _plain_codes, card_name, deck_codes, format_cards,
+                    parse_codes, to_codes)
 from .policy import POLICY_NAMES, builtin_policy, set_hands
 from .rows import _value_of_codes, bonus_rank_of
 from .rules import ROWS, SCHEME_SCOOP, RuleSet, rule_set
@@ -82,7 +83,12 @@ def prepare_hand(cards: CardsLike, rules, cut, players, *, with_tables: bool = T
 
 def hand_codes(cards: CardsLike, rs: RuleSet) -> list[int]:
     """The codes of a hand of the rule set (:func:`prepare_hand`'s check of the cards)."""
-    own = to_codes(cards, rs)
+    # Text of the common notation straight to the dict lookups that to_codes would end
+    # in (quick_set, hand after hand: 0.3 µs of its 2 µs checking a hand); any other
+    # text or form, and every error, the general way.
+    own = _plain_codes(cards, rs) if type(cards) is str else None
+    if own is None:
+        own = to_codes(cards, rs)
     if len(own) != rs.cards_dealt:
         raise ValueError(f"the {rs.name} rule set deals {rs.cards_dealt} cards, "
                          f"not {len(own)}")
