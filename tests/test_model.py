@@ -71,6 +71,57 @@ def test_upper_bound_is_never_below_the_estimate(models):
             assert _ev(mt, *o, R_ENV, True, scheme) >= _ev(mt, *lo, R_SEP, False, scheme) - 1e-9
 
 
+@pytest.mark.parametrize("rule_set, seats, monotone", [
+    ("classic", 4, True), ("pagat", 2, True), ("classic:eastern", 4, False),
+    ("classic:mandarin", 4, False), ("joker", 4, False), ("bonus", 4, False)])
+def test_the_estimate_is_flagged_monotone_only_where_it_never_falls(rng, rule_set, seats,
+                                                                     monotone):
+    """M_MONOTONE lets the 13-card search skip the splits the best setting dominates row
+    by row; it must be set only where the estimate never falls as a row gets stronger.
+    The shipped western and pagat models are (their rows pay no bonus); the others have
+    a Front whose stronger values can pay fewer units."""
+    from solver.model import M_MONOTONE
+    rs = solver.rule_set(rule_set)
+    model = TableModel.shipped(rs, seats)
+    mt = model.tables(4 if rs.cut_card else -1)
+    assert bool(mt.params[M_MONOTONE]) is monotone
+    if monotone:
+        scheme = int(mt.params[M_SCHEME])
+        n = mt.rows.shape[1]
+        for _ in range(3000):
+            low = rng.integers(1, n, 3)
+            high = np.minimum(low + rng.integers(0, 400, 3), n - 1)
+            assert _ev(mt, *low, R_SEP, False, scheme) <= _ev(mt, *high, R_SEP, False, scheme)
+
+
+def test_the_tiny_models_exercise_both_searches(models):
+    """The exhaustive tests below use these models: western and pagat ones that are
+    monotone (the search's dominance test runs) and others that are not."""
+    from solver.model import M_MONOTONE
+    flags = {name: bool(model.tables(4 if name == "bonus" else -1).params[M_MONOTONE])
+             for name, model in models.items()}
+    assert flags["classic"] and flags["pagat"] and not flags["joker"]
+
+
+def test_the_fronts_are_sorted_as_a_stable_sort_by_ordinal(rng):
+    """The search's full sort of a hand's Fronts (two counting sorts) orders them as a
+    stable sort by ordinal, strongest first, and finds where each bucket begins."""
+    from solver.model import ORD_SHIFT, _sort_fully
+    for shift, n in ((5, 286), (6, 680), (0, 100)):
+        nb = (11663 >> shift) + 1 if shift else 200
+        ordinals = rng.integers(1, nb << shift, n)
+        ordinals[::5] = ordinals[0]                     # ties
+        packed = ((ordinals << ORD_SHIFT) | rng.integers(0, 1 << ORD_SHIFT, n)).astype(np.int32)
+        expected = packed[np.argsort(-ordinals, kind="stable")]
+        start = np.empty(nb + 1, np.int64)
+        out = packed.copy()
+        _sort_fully(out, np.empty(n, np.int32), start, shift, nb,
+                    np.empty(max(nb, 1 << shift) + 2, np.int64), np.empty(n, np.int32))
+        assert (out == expected).all()
+        buckets = nb - 1 - (ordinals >> shift)
+        assert (start == np.searchsorted(np.sort(buckets), np.arange(nb + 1))).all()
+
+
 def _set(codes, t, mt):
     """The model's setting as solve's opponents get it (compiled for the scheme)."""
     return table_setter(int(mt.params[M_SCHEME]), len(codes))(codes, t, mt)
