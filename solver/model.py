@@ -459,12 +459,20 @@ def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
     a whole bucket and every weaker one is skipped when an upper bound of every
     arrangement it could head (:func:`_ev` with R_ENV at the strongest rows it leaves)
     is no better than the best found; the first best found is kept.  A 13-card Back is
-    completed by every split of its other 8 cards (its Front is what the Middle leaves);
-    a 16- or 17-card Back by its Middles in order, each with the strongest Front below
-    it that the two leave.  Pruning never drops an arrangement that could beat the best
-    found, and ties go as that visiting order meets them, so the result does not depend
-    on how fast the search is: tests/test_model.py checks it against an exhaustive scan,
-    benchmarks/compare_model.py against an older model.
+    completed by every split of its other 8 cards (its Front is what the Middle leaves),
+    after a bound from the strongest bucket that can hold its Middle; where the estimate
+    is monotone (M_MONOTONE), the splits the best found dominates row by row are not
+    scored.  A 16- or 17-card Back is completed by its Middles in order, each with the
+    strongest Front below it that the two leave (the Fronts are sorted fully, so the
+    first one disjoint from both is it).  Pruning never drops an arrangement that could
+    beat the best found, and ties go as that visiting order meets them, so the result
+    does not depend on how fast the search is: tests/test_model.py checks it against an
+    exhaustive scan, benchmarks/compare_model.py against an older model.
+
+    Where the time goes, and what made it faster (measured: benchmarks/README.md, "The
+    model's kernel: branches, sorts and bounds"): no branch where a test goes either way
+    at random (a mispredicted branch costs more than the work it skips), counting sorts
+    that place every value before they store it, scratch arrays made once a call.
 
     The loop over the hands and the search are one kernel: Numba links a kernel's callees
     into it and has LLVM optimise and emit them again there, so a search of its own,
