@@ -10,7 +10,8 @@ has -- for the deals of a match with the same rule set, seats, deals and seed::
 
 It saves the settings of side B (the second setter of ``match``), the side whose seeds
 the replay will be asked for.  ``--samples`` is passed to ``solve`` (1000 was the
-default before adaptive sampling); ``--workers`` spreads the deals over processes.
+default before adaptive sampling; ``--samples default`` passes none: the default of the
+commit at hand); ``--workers`` spreads the deals over processes.
 """
 import argparse
 import concurrent.futures
@@ -45,7 +46,8 @@ def main():
     p.add_argument("--players", type=int, required=True)
     p.add_argument("--deals", type=int, required=True)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--samples", type=int, default=1000)
+    p.add_argument("--samples", type=lambda x: None if x == "default" else int(x), default=1000,
+                   help="deals a solve, or 'default' (the adaptive default of that commit)")
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--out", required=True)
     a = p.parse_args()
