@@ -909,11 +909,11 @@ def _monotone(rs: RuleSet, rows: np.ndarray) -> bool:
     rises, under a scheme whose estimate rises with R_SEP and R_P and falls with R_Q
     (rows and eastern add the rows up, western adds the chance of a majority, scoop the
     chances of scoops; mandarin's shots weigh the chances by row points, so it is left
-    out).  Where a row pays bonus units that fall as it gets stronger (a ``joker`` or
-    ``bonus`` Front, an eastern Front: trips pay, the weaker straights and flushes no
-    longer can), it is not.  The search's bounds need only that the estimate stays below
-    its value at the envelope; where it is monotone too, the 13-card search skips the
-    splits that the best setting found dominates row by row (table_kernel)."""
+    out).  Where some row's R_SEP falls somewhere as the row gets stronger (the shipped
+    ``joker``, ``bonus`` and eastern models: rows that pay bonus units), it is not.  The
+    search's bounds rely on the estimate never exceeding its value at the envelope of
+    stronger rows; where the estimate is monotone as well, the 13-card search also skips
+    the splits that the best setting found dominates row by row (table_kernel)."""
     if rs.scheme == SCHEME_MANDARIN or min(rs.majority_bonus, rs.scoop_units,
                                            rs.home_run_units) < 0:
         return False
