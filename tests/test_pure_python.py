@@ -63,3 +63,29 @@ def test_the_search_as_python_matches_compiled(rng):
             assert len(compiled[0]) > 0
             for a, b in zip(compiled, plain):
                 np.testing.assert_array_equal(a, b)
+
+
+def test_the_model_as_python_matches_compiled(rng):
+    """The opponent model's setter as plain Python (NUMBA_DISABLE_JIT=1 runs it so) sets
+    a hand as the compiled one does: both hand sizes' searches, the 13-card one with the
+    monotone model (classic) and without (eastern)."""
+    from solver._jit import as_python
+    from solver.model import M_SCHEME, TableModel, table_kernel
+    from solver.rows import tables_for
+    for rules, n_hands in (("classic", 2), ("classic:eastern", 1), ("joker", 1)):
+        rs = solver.rule_set(rules)
+        t = tables_for(rs)
+        mt = TableModel.shipped(rs, 4).tables(-1)
+        kernel = table_kernel(int(mt.params[M_SCHEME]), rs.cards_dealt)
+        hands = np.array([rng.choice(deck_codes(rs), rs.cards_dealt, replace=False)
+                          for _ in range(n_hands)], np.int64)[:, None, :]
+        out = []
+        for run in (kernel, as_python(kernel)):
+            vals = np.zeros((n_hands, 1, 3), np.int32)
+            masks = np.zeros((n_hands, 1, 3), np.int64)
+            estimates = np.zeros((n_hands, 1))
+            run(hands, t, mt, np.zeros((n_hands, 1), np.int8), vals, masks, estimates, 0,
+                n_hands)
+            out.append((vals, masks, estimates))
+        for compiled, plain in zip(*out):
+            assert (compiled == plain).all()
