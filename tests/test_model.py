@@ -103,6 +103,33 @@ def test_the_tiny_models_exercise_both_searches(models):
     assert flags["classic"] and flags["pagat"] and not flags["joker"]
 
 
+def test_eight_subsets_are_tested_at_once_as_one_at_a_time(rng):
+    """The search's vector test of FITS packed subsets (an LLVM intrinsic in compiled
+    kernels) sets the bits its plain Python version sets, at every offset of an array
+    and for masks and caps that cut anywhere, the extreme values included."""
+    from solver.model import FITS, ORD_SHIFT, POS_MASK, _fits
+
+    @numba.njit(cache=False)
+    def compiled(packed, at, used, cap):
+        return _fits(packed, at, used, cap)
+
+    def five_of_17():
+        return sum(1 << int(p) for p in rng.choice(17, 5, replace=False))
+
+    packed = np.array([(int(o) << ORD_SHIFT) | five_of_17()
+                       for o in rng.integers(1, 12000, 200)], np.int32)
+    packed[:3] = [0, POS_MASK, (11999 << ORD_SHIFT) | POS_MASK]
+    seen = set()
+    for _ in range(3000):
+        at = int(rng.integers(0, len(packed) - FITS + 1))
+        used = five_of_17()
+        cap = int(rng.choice([0, (1 << 31) - 1, int(rng.choice(packed))]))
+        hits = _fits(packed, at, used, cap)
+        assert compiled(packed, at, used, cap) == hits
+        seen.add(hits)
+    assert len(seen) > 20                       # hits of many kinds, none at all included
+
+
 def test_the_fronts_are_sorted_as_a_stable_sort_by_ordinal(rng):
     """The search's full sort of a hand's Fronts (two counting sorts) orders them as a
     stable sort by ordinal, strongest first, and finds where each bucket begins."""
