@@ -78,8 +78,8 @@ def test_the_estimate_is_flagged_monotone_only_where_it_never_falls(rng, rule_se
                                                                      monotone):
     """M_MONOTONE lets the 13-card search skip the splits the best setting dominates row
     by row; it must be set only where the estimate never falls as a row gets stronger.
-    The shipped western and pagat models are (their rows pay no bonus); the others have
-    a Front whose stronger values can pay fewer units."""
+    The shipped western and pagat models are (their rows pay no bonus); in the others
+    some row's stronger values can earn less."""
     from solver.model import M_MONOTONE
     rs = solver.rule_set(rule_set)
     model = TableModel.shipped(rs, seats)
