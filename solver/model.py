@@ -241,7 +241,6 @@ SAMPLE_EVERY = 8
 SORTED_SHARE = 6
 BATCH = 64             # candidates (Middle, Front) scored by one call of _score
 ALL = (1 << 31) - 1    # a mask that keeps every bit of a packed value
-FIVES_WORDS_13 = (1287 + 63) >> 6   # uint64 words of one bit a 5-card subset of 13 cards
 
 
 def _lowest_bit(x):
@@ -540,9 +539,6 @@ def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
         # about a second less of a first run.
         tab = np.empty(1 << 13, np.uint16) if n13 else None
         bits = None if n13 else np.empty((words, n_cards), np.uint64)
-        # 13 cards: bits5[w, x], bit j: whether sorted subset 64 w + j holds position x
-        # (made as far as the subsets are sorted), for a Back's bound (below).
-        bits5 = np.empty((FIVES_WORDS_13, 13), np.uint64) if n13 else None
         # Buckets of ordinals: at most 256, each 2 ** shift consecutive ordinals.
         n_ord = t.values.shape[0]
         shift = 0
@@ -579,6 +575,13 @@ def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
         cand_f = np.empty(max(56, BATCH), np.int32)
         mids = np.empty(BATCH, np.int32)         # a batch of Middles (16, 17 cards)
         found = np.empty(7, np.int64)            # masks, bucket, ordinals: see _score
+        # 13 cards: bits5[w, x], bit j: whether sorted subset 64 w + j holds position x
+        # (made as far as the subsets are sorted), for a Back's bound (below).
+        bits5 = np.empty(((n5 + 63) >> 6, 13), np.uint64) if n13 else None
+        nf = n3
+        nw = words                               # words of Front bits (front_words)
+        last = (~np.uint64(0) if nf & 63 == 0    # the Fronts of the last word
+                else (np.uint64(1) << np.uint64(nf & 63)) - np.uint64(1))
         for hand in range(first_deal * n_opp, end_deal * n_opp):
             deal, seat = hand // n_opp, hand % n_opp
             if auto[deal, seat] != 0:
@@ -591,7 +594,6 @@ def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
             # The Fronts in full order, strongest first (equals in position order), so that
             # the first Front a search finds disjoint from some cards is the strongest.
             _sort_fully(fronts, tmp3, fstart, shift, nb, count, at)
-            nf = n3
             f_star = fronts[0] >> ORD_SHIFT           # the strongest
             start[:] = 0
             sorted_to = _sort(packed, subsets, start, np.int64(0), sample, shift, nb,
@@ -605,7 +607,6 @@ def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
 
             # 16 or 17 cards: bits[w, x], bit j: whether Front 64 w + j holds position x, so
             # that the Fronts disjoint from a Back and Middle come 64 at a time.
-            nw = (nf + 63) >> 6
             if bits is not None:
                 bits[:] = 0
                 for i in range(nf):
@@ -613,8 +614,6 @@ def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
                     while m:
                         bits[i >> 6, np.int64(_lowest_bit(m))] |= np.uint64(1) << np.uint64(i & 63)
                         m &= m - 1
-            last = (~np.uint64(0) if nf & 63 == 0
-                    else (np.uint64(1) << np.uint64(nf & 63)) - np.uint64(1))
             if bits5 is not None:
                 bits5[:] = 0
             bits5_to = 0                             # sorted subsets in bits5

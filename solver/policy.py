@@ -221,26 +221,33 @@ def set_hands(hands, t, kind, mt, params, field, n_seats, detect_auto):
     return vals, auto, masks
 
 
+def _kernel_call(kind, t, mt, params, field, n_seats, n_cards):
+    """(kernel, arguments) of policy ``kind``: its jitted kernel (the model's found once
+    for the scheme and hand size) and ``arguments(hands, auto, vals, masks, estimates,
+    start, stop)``, the kernel's arguments for the deals start..stop-1 with the others
+    bound (``estimates``, the model's own, is passed to the model's kernel only)."""
+    if kind == POLICY_TABLE:
+        def arguments(hands, auto, vals, masks, estimates, start, stop):
+            return hands, t, mt, auto, vals, masks, estimates, start, stop
+        return table_kernel(int(mt.params[M_SCHEME]), n_cards), arguments
+    if kind == POLICY_FIELD:
+        def arguments(hands, auto, vals, masks, estimates, start, stop):
+            return hands, t, params, field, n_seats, auto, vals, masks, start, stop
+        return _set_hands_field, arguments
+
+    def arguments(hands, auto, vals, masks, estimates, start, stop):
+        return hands, t, auto, vals, masks, start, stop
+    return _set_hands_sbf, arguments
+
+
 def _policy_runner(kind, t, mt, params, field, n_seats, n_cards):
     """``run(hands, auto, vals, masks, start, stop)``: policy ``kind``'s kernel on the
-    deals start..stop-1, with its other arguments bound (the model's kernel found once
-    for the scheme and hand size)."""
-    if kind == POLICY_TABLE:
-        kernel = table_kernel(int(mt.params[M_SCHEME]), n_cards)
+    deals start..stop-1, with its other arguments bound (:func:`_kernel_call`)."""
+    kernel, arguments = _kernel_call(kind, t, mt, params, field, n_seats, n_cards)
 
-        def run(hands, auto, vals, masks, start, stop):
-            estimates = np.empty(hands.shape[:2])         # (the model's own: not needed)
-            kernel(hands, t, mt, auto, vals, masks, estimates, start, stop)
-    elif kind == POLICY_FIELD:
-        kernel = _set_hands_field
-
-        def run(hands, auto, vals, masks, start, stop):
-            kernel(hands, t, params, field, n_seats, auto, vals, masks, start, stop)
-    else:
-        kernel = _set_hands_sbf
-
-        def run(hands, auto, vals, masks, start, stop):
-            kernel(hands, t, auto, vals, masks, start, stop)
+    def run(hands, auto, vals, masks, start, stop):
+        estimates = np.empty(hands.shape[:2])         # (the model's own: not needed)
+        kernel(*arguments(hands, auto, vals, masks, estimates, start, stop))
     return run
 
 
@@ -250,23 +257,9 @@ def _one_hand_call(kind, t, mt, params, field, n_seats, n_cards):
     :func:`_policy_runner` would for that one deal, every argument bound once (a
     ``functools.partial``: nothing is made per call) and without Numba's dispatch (the
     machine code, compiled here for those arrays' types: :func:`_machine_code`)."""
-    if kind == POLICY_TABLE:
-        kernel = table_kernel(int(mt.params[M_SCHEME]), n_cards)
-
-        def arguments(hands, auto, vals, masks, estimates):
-            return hands, t, mt, auto, vals, masks, estimates, 0, 1
-    elif kind == POLICY_FIELD:
-        kernel = _set_hands_field
-
-        def arguments(hands, auto, vals, masks, estimates):
-            return hands, t, params, field, n_seats, auto, vals, masks, 0, 1
-    else:
-        kernel = _set_hands_sbf
-
-        def arguments(hands, auto, vals, masks, estimates):
-            return hands, t, auto, vals, masks, 0, 1
-    code = _machine_code(kernel, arguments(*_one_hand_arrays(n_cards)))
-    return lambda arrays: functools.partial(code, *arguments(*arrays))
+    kernel, arguments = _kernel_call(kind, t, mt, params, field, n_seats, n_cards)
+    code = _machine_code(kernel, arguments(*_one_hand_arrays(n_cards), 0, 1))
+    return lambda arrays: functools.partial(code, *arguments(*arrays, 0, 1))
 
 
 def _machine_code(kernel, args):
