@@ -254,7 +254,8 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
         diff_means = diff_stderrs = None
     # A candidate's mean over the deals it was scored on (all of them, unless adaptive
     # sampling dropped it on the way).
-    means = scores.sum(axis=1) / scored          # (the deals not scored hold zeros)
+    totals = scores.sum(axis=1)                  # (the deals not scored hold zeros)
+    means = totals / scored
     S = scores.shape[1]
     best = _choice(means, running, anchor, diff_means, diff_stderrs, S)
 
@@ -275,8 +276,8 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
     alternatives = tuple(Alternative(*rows_text(i), float(row.sum() / S),
                                      *_paired_difference(row, scores[best]),
                                      categories=_categories(cand_vals[i]), samples=S)
-                         for i, row in _next_best(scores, scored, best, cand_vals, opp,
-                                                  params, top))
+                         for i, row in _next_best(scores, totals, scored, best, cand_vals,
+                                                  opp, params, top))
     if S < FEW_DEALS:
         warnings.warn(f"{S} deal{'s' if S > 1 else ''} cannot tell settings apart: the "
                       f"standard errors of fewer than {FEW_DEALS} deals mean little "
@@ -320,8 +321,8 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
         pooled=deals is not None and deals.pooled)
 
 
-def _next_best(scores: np.ndarray, scored: np.ndarray, best: int, cand_vals: np.ndarray,
-               opp, params, top: int) -> list[tuple[int, np.ndarray]]:
+def _next_best(scores: np.ndarray, totals: np.ndarray, scored: np.ndarray, best: int,
+               cand_vals: np.ndarray, opp, params, top: int) -> list[tuple[int, np.ndarray]]:
     """The ``top`` rivals closest to ``best``, closest first, each with its scores on
     every deal of the solve: ``(candidate, scores)``.
 
@@ -331,12 +332,15 @@ def _next_best(scores: np.ndarray, scored: np.ndarray, best: int, cand_vals: np.
     are scored again on every deal where they were not, so that each is compared with
     the best on the same deals as every other (its mean then on the footing of the
     best's ``ev_in_sample``), and ordered by that difference (exact integer totals:
-    ties keep the first order)."""
+    ties keep the first order).  ``totals``: each candidate's scores summed."""
     if top == 0 or len(scores) < 2:
         return []
     S = scores.shape[1]
-    best_prefix = np.concatenate(([0], np.cumsum(scores[best], dtype=np.int64)))
-    diff_means = (scores.sum(axis=1, dtype=np.int64) - best_prefix[scored]) / scored
+    if (scored == S).all():                  # (every one on every deal: by its total)
+        best_totals = totals[best]
+    else:                                    # (the best's total over each one's deals)
+        best_totals = np.concatenate(([0], np.cumsum(scores[best], dtype=np.int64)))[scored]
+    diff_means = (totals - best_totals) / scored
     diff_means[best] = -np.inf
     rivals = [int(i) for i in np.argsort(-diff_means, kind="stable")[:min(top, len(scores) - 1)]]
     rows = scores[rivals]
