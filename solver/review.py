@@ -72,8 +72,8 @@ class Review:
     bonus units, and stronger in one (so it scores at least as much on every deal), or
     None.  ``fouls``: the orders a fouled setting breaks (``"front >= middle"``,
     ``"middle > back"``); where a foul cannot be played (``playable`` False: ``joker``,
-    ``bonus``) ``ev``, ``diff``, ``rank`` and ``ranked_among`` are None.  ``row_rates``: each row's
-    (win, tie, loss) rates against one opponent's, as :attr:`solver.Solution.row_rates`
+    ``bonus``) ``ev``, ``diff``, ``rank`` and ``ranked_among`` are None.  ``row_rates``:
+    each row's (win, tie, loss) rates against one opponent's, as :attr:`solver.Solution.row_rates`
     (None for a foul or a declaration).  Units: docs/rules.md#scoring.
 
     :attr:`explanation` says all this in a player's words; ``str(review)`` is the

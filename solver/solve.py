@@ -297,13 +297,13 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
     if holdout:
         held_opp = deals.held_out(holdout)
         held = score_candidates(cand_vals[best:best + 1], 0, *held_opp, params)[0]
-        if kind:                  # (the same new deals: declaring on the setting's footing)
-            declared = score_candidates(cand_vals[:1], auto_code(kind), *held_opp,
-                                        params)[0]
     else:
-        held = scores[best]
-    if kind:
-        declaring.update(ev_declare=float(declared.mean()), stderr_declare=_stderr(declared))
+        held_opp, held = opp, scores[best]
+    if kind:                 # declaring on the setting's footing: the same (held-out) deals
+        held_declared = declared if held_opp is opp else score_candidates(
+            cand_vals[:1], auto_code(kind), *held_opp, params)[0]
+        declaring.update(ev_declare=float(held_declared.mean()),
+                         stderr_declare=_stderr(held_declared))
     return Solution(
         rules=rs.name, front=front, middle=middle, back=back, discards=discards,
         ev=float(held.mean()), stderr=_stderr(held), samples=S,
@@ -339,10 +339,12 @@ def _next_best(scores: np.ndarray, totals: np.ndarray, scored: np.ndarray, best:
     if (scored == S).all():                  # (every one on every deal: by its total)
         best_totals = totals[best]
     else:                                    # (the best's total over each one's deals)
-        best_totals = np.concatenate(([0], np.cumsum(scores[best], dtype=np.int64)))[scored]
+        prefix = np.concatenate(([0], np.cumsum(scores[best], dtype=np.int64)))
+        best_totals = prefix[scored]
     diff_means = (totals - best_totals) / scored
     diff_means[best] = -np.inf
-    rivals = [int(i) for i in np.argsort(-diff_means, kind="stable")[:min(top, len(scores) - 1)]]
+    closest = np.argsort(-diff_means, kind="stable")[:min(top, len(scores) - 1)]
+    rivals = [int(i) for i in closest]
     rows = scores[rivals]
     dropped = [k for k, i in enumerate(rivals) if scored[i] < S]
     if dropped:                  # (every deal: the ones it had are scored again alike)
