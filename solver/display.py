@@ -199,8 +199,9 @@ def solution_text(sol) -> str:
                  if tied else "")
     if sol.declare:
         lines.append(f"{title}: DECLARE the automatic win ({label(sol.automatic_win)})")
-        lines.append(f"  declaring: {sol.ev_declare:+.3f} units a deal over the "
-                     f"{_deals(sol.samples)} sampled; the best setting played: {sol.ev_in_sample:+.3f}")
+        lines.append(f"  declaring: EV {sol.ev_declare:+.3f} {_pm(sol.stderr_declare)} units a "
+                     f"deal; playing the best setting: EV {sol.ev:+.3f}")
+        lines.append(_declaring_note(sol))
         lines.append("if you play the hand instead, the best setting is")
     else:
         lines.append(f"{title}: the best setting"
@@ -231,9 +232,9 @@ def solution_text(sol) -> str:
                      f"setting")
         lines.append("  (an in-sample mean, biased upward: no new deals held out)")
     if sol.automatic_win and not sol.declare:
-        lines.append(f"automatic win ({label(sol.automatic_win)}): declaring averages "
-                     f"{sol.ev_declare:+.3f}, less than playing ({sol.ev_in_sample:+.3f} "
-                     f"in-sample): play")
+        lines.append(f"automatic win ({label(sol.automatic_win)}): play, do not declare: "
+                     f"declaring EV {sol.ev_declare:+.3f} {_pm(sol.stderr_declare)} units a deal")
+        lines.append(_declaring_note(sol))
 
     opp = " ".join(_pct(p) for p in sol.p_scoop)
     against = " ".join(_pct(p) for p in sol.p_scooped)
@@ -253,28 +254,34 @@ def solution_text(sol) -> str:
                      f"tell settings apart (standard errors of fewer than {FEW_DEALS} deals "
                      f"mean little: use more samples)")
     if sol.alternatives:
-        # Adaptive sampling drops a rival once it is shown worse: its EV and difference
-        # are then over the deals it was scored on, fewer than the best's.
-        same = all(a.samples in (None, sol.samples) for a in sol.alternatives)
-        if same:
-            lines.append(f"next best, against the best on the same {_deals(sol.samples)} "
-                         f"(difference ± standard error):")
-        else:
-            lines.append("next best, each against the best on the deals it was scored on "
-                         "(difference ± standard error):")
+        # Each on the deals that chose the best, where the best's mean is its in-sample
+        # one (not the held-out EV above): the rivals' means are on that footing.
+        lines.append(f"next best, closest first, on the same {_deals(sol.samples)} as the best "
+                     f"(where it averaged {sol.ev_in_sample:+.3f}):")
+        lines.append("  EV on those deals, and difference from the best (deal by deal) "
+                     "± standard error")
         texts = [arrangement_text((a.front, a.middle, a.back), a.categories)
                  for a in sol.alternatives]
         w = max(len(t) for t in texts)
         for i, (a, text) in enumerate(zip(sol.alternatives, texts), 1):
             lines.append(f"  {i}. {text:{w}s}   EV {a.ev:+.3f}   {a.diff:+.3f} "
-                         f"{_pm(a.diff_stderr)}" + ("   tied" if a.tied else "")
-                         + ("" if same else f"   ({_deals(a.samples or sol.samples)})"))
+                         f"{_pm(a.diff_stderr)}" + ("   tied" if a.tied else ""))
         if tied:
             lines.append(f"  tied: {tied_text} within 2 standard errors of the best "
                          f"(no telling them apart)")
         else:
             lines.append("  the best is ahead of each by more than 2 standard errors")
     return "\n".join(lines)
+
+
+def _declaring_note(sol) -> str:
+    """Where declaring's EV and the best setting's are measured (the same deals), and
+    their means on the deals that decided between them."""
+    if not sol.holdout:
+        return f"  (both over the same {_deals(sol.samples)}, which decided)"
+    return (f"  (both on {_deals(sol.holdout, new=True)}; on the {sol.samples} that "
+            f"decided: declaring {sol.ev_declare_in_sample:+.3f}, playing "
+            f"{sol.ev_in_sample:+.3f})")
 
 
 def _how_chosen(sol) -> list[str]:

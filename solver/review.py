@@ -53,20 +53,27 @@ class Review:
     Every number is over the same ``samples`` deals (seeded by ``seed``) that
     :func:`solver.solve` chose ``best`` on.  ``ev``, ``stderr``: your setting's mean
     score on them and its standard error (an unbiased estimate: your setting was not
-    chosen on these deals).  ``best_ev``: the best choice's mean there -- declaring,
-    when ``best_declares``, else ``best``'s rows (``best.ev_in_sample``); it is the best
-    of many noisy means, so slightly biased upward, and ``diff`` with it (``best.ev`` is
-    the best setting's held-out estimate).  ``diff``, ``diff_stderr``: your score minus
-    the best's, deal by deal, averaged, and that mean's standard error; ``tied`` when
-    within two of them (the rule of :attr:`solver.Alternative.tied`).  ``rank``: 1 + the
-    number of ``choices`` (the non-dominated legal arrangements, and declaring where the
-    hand holds an automatic win) with a strictly higher mean.  ``dominated_by``: a
+    chosen on these deals).  ``best_ev``: the best choice's mean on the same deals --
+    declaring, when ``best_declares`` (``best.ev_declare_in_sample``), else ``best``'s
+    rows (``best.ev_in_sample``).  These deals chose it, so ``best_ev`` is the best of
+    many noisy means, slightly biased upward, and it is *not* the EV a solve reports:
+    that is ``best.action_ev`` (``best.ev`` for the rows), measured on ``best.holdout``
+    new deals.  The two answer different questions: the held-out EV what the best is
+    worth, ``best_ev`` what it scored on the very deals yours is compared on (the
+    comparison must be on the same deals: the deal is the unit).  ``diff``,
+    ``diff_stderr``: your score minus the best's, deal by deal, averaged, and that mean's
+    standard error; ``tied`` when within two of them (the rule of
+    :attr:`solver.Alternative.tied`).  ``rank``: 1 + the number of ``choices`` (the
+    non-dominated legal arrangements, and declaring where the hand holds an automatic
+    win) with a strictly higher mean, of ``ranked_among`` settings: the ``choices``, and
+    yours where it is not one of them (a dominated or fouled setting), so that the rank
+    is never past the last.  ``dominated_by``: a
     non-dominated arrangement at least as strong in every row and earning at least its
     bonus units, and stronger in one (so it scores at least as much on every deal), or
     None.  ``fouls``: the orders a fouled setting breaks (``"front >= middle"``,
     ``"middle > back"``); where a foul cannot be played (``playable`` False: ``joker``,
-    ``bonus``) ``ev``, ``diff`` and ``rank`` are None.  ``row_rates``: each row's
-    (win, tie, loss) rates against one opponent's, as :attr:`solver.Solution.row_rates`
+    ``bonus``) ``ev``, ``diff``, ``rank`` and ``ranked_among`` are None.  ``row_rates``:
+    each row's (win, tie, loss) rates against one opponent's, as :attr:`solver.Solution.row_rates`
     (None for a foul or a declaration).  Units: docs/rules.md#scoring.
 
     :attr:`explanation` says all this in a player's words; ``str(review)`` is the
@@ -94,6 +101,7 @@ class Review:
     diff_stderr: Optional[float]
     rank: Optional[int]
     choices: int
+    ranked_among: Optional[int]          # the choices, and yours if not one of them
     dominated_by: Optional[tuple[str, str, str]]
     row_rates: Optional[dict]
     automatic_win: Optional[str]          # the hand's automatic win, if any (classic)
@@ -212,11 +220,16 @@ def review(cards: CardsLike, setting, rules: "str | RuleSet", cut: "str | int | 
     dominated_by = None
     if vals is not None and not fouls:
         dominated_by = _dominating(vals, cand_vals, totals, masks, own, params)
-    diff = diff_stderr = rank = None
+    diff = diff_stderr = rank = ranked_among = None
     if scores is not None:
         diff, diff_stderr = _paired_difference(scores, best_scores)
         total = int(scores.sum(dtype=np.int64))
         rank = 1 + sum(t > total for t in totals)
+        # Declaring is a choice, and so is a setting with a candidate's row values (it
+        # scores as that one on every deal); any other setting is ranked beside them.
+        one_of_them = vals is None or bool((cand_vals == np.array(vals, np.int32))
+                                           .all(axis=1).any())
+        ranked_among = len(totals) + (0 if one_of_them else 1)
     return Review(
         rules=rs.name, cut=best.cut, players=hand.seats, samples=samples, seed=seed,
         declare=rows is None, front=texts[0], middle=texts[1], back=texts[2],
@@ -228,6 +241,7 @@ def review(cards: CardsLike, setting, rules: "str | RuleSet", cut: "str | int | 
         stderr=None if scores is None else _stderr(scores),
         best_declares=bool(best.declare), best_ev=float(best_scores.mean()),
         diff=diff, diff_stderr=diff_stderr, rank=rank, choices=len(totals),
+        ranked_among=ranked_among,
         dominated_by=dominated_by, row_rates=row_rates,
         automatic_win=KIND_NAMES[kind], best=best)
 
@@ -392,7 +406,8 @@ def _explanation(r: Review) -> str:
         if not r.playable:
             sentences.append(f"The {r.rules} rules do not let a fouled setting be played: "
                              f"set it again so that Front < Middle <= Back. For comparison, "
-                             f"{best_what} averages {r.best_ev:+.2f} units a deal.")
+                             f"{best_what} averages {r.best_ev:+.2f} units a deal on these "
+                             f"{r.samples} deals.")
             return " ".join(sentences)
         penalty = ("loses all three rows to every valid hand" if rs.scheme == SCHEME_ROWS
                    else f"pays {rs.foul_penalty} to each other player")
@@ -440,13 +455,29 @@ def _explanation(r: Review) -> str:
         sentences.append(sentence[0].upper() + sentence[1:] + ".")
     kinds = (f"the {r.choices} choices worth considering (the non-dominated arrangements"
              + (", and declaring)" if r.automatic_win else ")"))
+    more = r.rank - 1
     if r.rank == 1:
         sentences.append(f"None of {kinds} scores more.")
+    elif r.ranked_among == r.choices:
+        sentences.append(f"It ranks {_ordinal(r.rank)} of {kinds}: {more} score"
+                         f"{'s' if more == 1 else ''} more.")
     else:
-        more = r.rank - 1
-        sentences.append(f"It ranks {_ordinal(r.rank)}: {'all' if more == r.choices else more}"
-                         f" of {kinds} score{'s' if more == 1 else ''} more.")
+        sentences.append(f"It ranks {_ordinal(r.rank)} of {r.ranked_among}, beside {kinds}: "
+                         f"{'all' if more == r.choices else more} of them score"
+                         f"{'s' if more == 1 else ''} more.")
     return " ".join(sentences)
+
+
+def _rank_line(r: Review) -> str:
+    """``rank 2 of the 494 choices worth considering (1 scores more)``; a setting that is
+    not one of the choices is ranked among them and itself."""
+    more = r.rank - 1
+    if r.ranked_among == r.choices:
+        where = f"of the {r.choices} choices worth considering"
+    else:
+        where = f"of {r.ranked_among}: yours and the {r.choices} choices worth considering"
+    more = "none scores" if more == 0 else f"{more} score{'s' if more == 1 else ''}"
+    return f"rank {r.rank} {where} ({more} more)"
 
 
 # --- the command line's layout ----------------------------------------------------------------
@@ -472,21 +503,28 @@ def _layout(r: Review) -> str:
 
     if r.declare:
         lines.append(f"  yours: declare the automatic win ({label(r.automatic_win)})   "
-                     f"EV {r.ev:+.3f} {_pm(r.stderr)}")
+                     f"EV {r.ev:+.3f} {_pm(r.stderr)} on these deals")
     else:
-        ev = f"EV {r.ev:+.3f} {_pm(r.stderr)}" if r.ev is not None else "cannot be played"
+        ev = (f"EV {r.ev:+.3f} {_pm(r.stderr)} on these deals" if r.ev is not None
+              else "cannot be played")
         foul = f"   FOULED ({', '.join(r.fouls)})" if r.fouls else ""
         lines.append(f"  yours   {ev}{foul}")
         rows_block((r.front, r.middle, r.back), r.categories, r.row_rates)
         if r.discards:
             lines.append(f"    {'discard':7s} {r.discards}")
+    # The best's mean on these deals, which chose it, is not the held-out EV a solve
+    # reports for it: say which is which.
+    held_out = (f"          held out: EV {best.action_ev:+.3f} {_pm(best.action_stderr)} "
+                f"on {best.holdout} new deals, the EV solve reports" if best.holdout else "")
     if r.best_declares:
         lines.append(f"  best: declare the automatic win ({label(r.automatic_win)})   "
-                     f"EV {r.best_ev:+.3f}")
+                     f"EV {r.best_ev:+.3f} on these deals (they chose it)")
+        lines += [held_out] if held_out else []
         lines.append("  the best setting if played:")
     else:
-        lines.append(f"  best    EV {r.best_ev:+.3f} (held out: {best.ev:+.3f} "
-                     f"{_pm(best.stderr)})")
+        lines.append(f"  best    EV {r.best_ev:+.3f} on these deals (they chose it: biased "
+                     f"upward)")
+        lines += [held_out] if held_out else []
     rows_block((best.front, best.middle, best.back), best.categories, best.row_rates)
     if best.discards:
         lines.append(f"    {'discard':7s} {best.discards}")
@@ -497,9 +535,7 @@ def _layout(r: Review) -> str:
         lines.append(f"difference {r.diff:+.3f} {_pm(r.diff_stderr)} units a deal (yours "
                      f"minus the best's, deal by deal){tied}")
         lines.append(units)
-        more = r.rank - 1
-        lines.append(f"rank {r.rank} ({more} of the {r.choices} choices worth considering "
-                     f"score{'s' if more == 1 else ''} more)")
+        lines.append(_rank_line(r))
     else:
         lines.append(units)
     lines += textwrap.wrap(r.explanation, 88)

@@ -539,7 +539,8 @@ def batch_sizes(cap: int, first: int):
 
 def adaptive_scores(hand: Hand, deals: Deals, cand_vals: np.ndarray, params: np.ndarray, *,
                     precision: float, cap: int, anchor: Optional[int] = None,
-                    first: Optional[Opponents] = None) -> "AdaptiveScores":
+                    first: Optional[Opponents] = None,
+                    minimum: int = 0) -> "AdaptiveScores":
     """Adaptive sampling (see :func:`solver.solve`'s ``precision``): deals come in batches
     (:func:`batch_sizes`, batch ``b`` from ``deals.batch(b, size)``; ``first``: the first
     batch's opponents, if already drawn) and only the candidates still in the running are
@@ -549,8 +550,8 @@ def adaptive_scores(hand: Hand, deals: Deals, cand_vals: np.ndarray, params: np.
     (the opponent model's own setting of the hand) or, without one, the current leader.
     A rival leaves the running when the 95% confidence interval of its paired difference
     from the reference lies below 0; sampling stops when every rival left has that
-    interval's half-width at most ``precision``, or at ``cap`` deals.  (One deal has no
-    standard error: it shows no rival worse.)
+    interval's half-width at most ``precision`` and ``minimum`` deals are used, or at
+    ``cap`` deals.  (One deal has no standard error: it shows no rival worse.)
 
     The paired differences are kept as integer sums (:func:`paired_statistics`), added
     to batch by batch while the reference stays the same, so a batch costs only its own
@@ -596,7 +597,7 @@ def adaptive_scores(hand: Hand, deals: Deals, cand_vals: np.ndarray, params: np.
         half = Z95 * stderr
         keep = mean + half >= 0                 # not yet shown to be worse
         alive, mean, stderr = alive[keep], mean[keep], stderr[keep]
-        if np.all(half[keep] <= precision):
+        if np.all(half[keep] <= precision) and used >= minimum:
             break
     return AdaptiveScores(scores[:, :used], scored, alive,
                           Opponents(vals[:used], fouled[:used], auto[:used]), mean, stderr)

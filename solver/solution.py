@@ -19,13 +19,19 @@ FEW_DEALS = 20
 
 @dataclass(frozen=True)
 class Alternative:
-    """Another non-dominated arrangement: its mean score over the samples (``ev``, like
-    the best's ``ev_in_sample``), and its paired difference from the best arrangement on
-    those same samples (``diff`` <= 0, the mean of its score minus the best's, sample by
-    sample) with that difference's standard error (``diff_stderr``; None from a single
-    deal, where it is undefined).  A ``diff`` within two ``diff_stderr`` of 0 is no
-    evidence that the best is really better (``tied``).  ``samples``: the deals the two
-    were compared on (adaptive sampling stops scoring a rival once it is shown worse)."""
+    """Another non-dominated arrangement, the next best after the solution's choice.
+
+    Every number is over the same ``samples`` deals as the best's ``ev_in_sample``: all
+    the deals the solve used (a rival adaptive sampling stopped scoring once it was shown
+    worse is scored again on the rest).  ``ev``: its mean score there, on the footing of
+    the best's ``ev_in_sample`` (both in-sample; the best's held-out ``ev`` is another
+    footing).  ``diff``: its paired difference from the best, its score minus the best's
+    deal by deal, averaged (``ev - ev_in_sample``; usually <= 0, and above 0 only where
+    adaptive sampling kept the opponent model's setting against a rival that led it by
+    less than a standard error), and ``diff_stderr`` that mean's standard error (None
+    from a single deal, where it is undefined).  A ``diff`` within two ``diff_stderr``
+    of 0 is no evidence that the best is really better (``tied``).  A Solution lists
+    its alternatives closest first: by ``diff``, highest first."""
     front: str
     middle: str
     back: str
@@ -83,10 +89,21 @@ class Solution:
     opponents whose rows were compared (not those that fouled or declared an automatic
     win).  ``alternatives`` are the next best of the non-dominated arrangements (an
     arrangement another one dominates is never better than that one, so it is not
-    scored), each with its paired difference from the best; ``tied`` lists those within
-    two standard errors of it.  ``declare``/``ev_declare`` (``classic`` with an automatic
-    win in hand): whether declaring beats playing the best arrangement over the samples,
-    and its mean score there.  ``categories``: each row's category (API name); ``cut``:
+    scored), closest first, each with its paired difference from the best on the same
+    deals (:class:`Alternative`); ``tied`` lists those within two standard errors of it.
+
+    An automatic win (``classic``): ``automatic_win`` names the hand's, and ``declare``
+    says whether declaring it beats playing the best arrangement, over the deals that
+    chose (its mean there: ``ev_declare_in_sample``, against ``ev_in_sample``).
+    ``ev_declare`` and ``stderr_declare``: declaring's mean on the same held-out deals
+    as ``ev`` and its standard error (the same footing as ``ev``; in-sample where
+    ``ev`` is).  ``ev``, ``stderr`` and the rows are always the best *setting*'s, the
+    one to play if you do not declare: :attr:`action` says which action the solver
+    recommends (``"declare"`` or ``"set"``), and :attr:`action_ev` /
+    :attr:`action_stderr` give that action's held-out EV (``ev_declare`` when
+    declaring, else ``ev``); :meth:`to_dict` includes all three.
+
+    ``categories``: each row's category (API name); ``cut``:
     the cut card (``bonus``).  Adaptive sampling (``solve``'s default): ``precision`` and
     ``effort`` it ran with, ``samples`` the deals it used, ``capped`` whether it stopped at
     its cap with rivals unresolved, ``in_running`` the arrangements not ruled out (the
@@ -125,7 +142,7 @@ class Solution:
     candidates: int           # non-dominated legal arrangements scored
     automatic_win: Optional[str] = None
     declare: Optional[bool] = None
-    ev_declare: Optional[float] = None
+    ev_declare: Optional[float] = None          # held out, as ``ev``
     cut: Optional[str] = None
     precision: Optional[float] = None   # adaptive sampling's precision (None: exactly
                                         # ``samples`` deals)
@@ -138,6 +155,8 @@ class Solution:
     players: int = 0
     seed: Optional[int] = None
     pooled: bool = False
+    stderr_declare: Optional[float] = None      # ``ev_declare``'s standard error
+    ev_declare_in_sample: Optional[float] = None   # declaring's mean over ``samples``
 
     def __post_init__(self):
         object.__setattr__(self, "row_rates", RowRates(self.row_rates))
@@ -147,13 +166,32 @@ class Solution:
         """The alternatives statistically tied with the best (see :class:`Alternative`)."""
         return tuple(a for a in self.alternatives if a.tied)
 
+    @property
+    def action(self) -> str:
+        """What the solver recommends: ``"declare"`` the automatic win, or ``"set"`` the
+        hand as the rows say."""
+        return "declare" if self.declare else "set"
+
+    @property
+    def action_ev(self) -> float:
+        """The held-out EV of :attr:`action` (``ev_declare`` when declaring, else
+        ``ev``): what following the advice is worth, a deal."""
+        return self.ev_declare if self.declare else self.ev
+
+    @property
+    def action_stderr(self) -> Optional[float]:
+        """:attr:`action_ev`'s standard error."""
+        return self.stderr_declare if self.declare else self.stderr
+
     def to_dict(self) -> dict:
-        """Every field as plain Python values (lists for tuples), ready for ``json``;
-        :meth:`from_dict` rebuilds the Solution.  Each alternative also says whether it
-        is ``tied``."""
+        """Every field as plain Python values (lists for tuples), ready for ``json``,
+        and ``action``, ``action_ev`` and ``action_stderr``; :meth:`from_dict` rebuilds
+        the Solution.  Each alternative also says whether it is ``tied``."""
         d = {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
         d["alternatives"] = [dict(_plain(dataclasses.asdict(a)), tied=a.tied)
                              for a in self.alternatives]
+        d.update(action=self.action, action_ev=self.action_ev,
+                 action_stderr=self.action_stderr)
         return d
 
     def to_json(self, **kwargs) -> str:

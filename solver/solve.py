@@ -45,7 +45,9 @@ __all__ = ["Alternative", "Solution", "solve"]
 # hands that do not, brought back most of what exactly 1000 deals chose better
 # (benchmarks/README.md, "The default against the previous default").  "max" buys the
 # last of the edge at a hundred times the work (benchmarks/README.md, "What the edge
-# costs").
+# costs"), and never stops before the deals "fast" may use (its cap, for the same hand):
+# every rival shown worse on a first batch ends "fast" early, and "max", with other
+# deals (dealt, where "fast" heads-up takes the pool's), would otherwise stop as early.
 # The held-out deals of adaptive sampling: a quarter of the deals it used, and at least
 # this many opponent hands' worth (64 deals heads-up, 22 at four seats).
 HOLDOUT_HANDS = 64
@@ -133,8 +135,8 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
         tens for the hardest; heads-up with deals from the pool, ``pool`` below, 0.01
         units and up to 3,500 deals, :data:`POOLED_FAST`, about two milliseconds) or ``"max"``
         (0.005 an opponent, up to 65,536 hands, 32,768 for 16 or 17 cards -- up to about
-        a second).  ``Solution.samples`` says how many
-        deals it used.
+        a second -- and never fewer deals than ``"fast"`` may use, its cap for the same
+        hand).  ``Solution.samples`` says how many deals it used.
 
     pool: where the deals come from.  None (the default): ``pagat`` and ``classic``
         with the shipped model take them from a pool of opponent hands set in advance and
@@ -161,6 +163,7 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
         raise ValueError(f"{rs.name}: a stronger Front earns fewer units than a weaker one; "
                          f"the solver's pruning assumes it never does")
     adaptive = opponents is None and (samples is None or precision is not None)
+    minimum = 0                 # the deals adaptive sampling uses at least
     if effort is not None and not (adaptive and samples is None):
         raise ValueError(f"effort={effort!r} sets the adaptive sampling of a solve with no "
                          f"samples= (samples=N asks for exactly N deals)")
@@ -170,18 +173,12 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
         if effort not in EFFORTS:
             raise ValueError(f"effort must be one of {', '.join(map(repr, EFFORTS))}, "
                              f"not {effort!r}")
-        # (Whether the pool would apply; a bad or impossible pool= is refused below.)
-        if samples is None and effort == "fast" and n_seats == 2 and pool is not False \
-                and use_pool(hand, policy, None, POOLED_FAST["samples"]):
-            samples = POOLED_FAST["samples"]              # (deals from the pool)
-            if precision is None:
-                precision = POOLED_FAST["precision"]
         if samples is None:
-            samples = max(first_batch(n_seats),
-                          EFFORTS[effort]["hands"][rs.cards_dealt] // (n_seats - 1))
-        if precision is None:               # (a preset's precision is per opponent: a
-            precision = (EFFORTS[effort]["precision"][rs.cards_dealt]
-                         * (n_seats - 1))                  # seat's EV sums them)
+            samples, preset_precision = _preset(effort, hand, policy, pool)
+            if precision is None:
+                precision = preset_precision
+        if effort == "max":                 # never fewer deals than "fast" may spend
+            minimum = min(samples, _preset("fast", hand, policy, pool)[0])
     samples, seed, opponents, policy = check_sampling(rs, n_seats, samples, seed, opponents,
                                                       policy)
     top = check_int("top", top, 0)
@@ -207,11 +204,25 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
             compile_model_kernel(rs.scheme, rs.cards_dealt)   # (the tables: being built)
         hand = hand._replace(tables=tables_for(rs, cut))
         return _solved(hand, samples, seed, opponents, policy, top, holdout, precision,
-                       effort, adaptive, builtin, warming, pool)
+                       effort, adaptive, builtin, warming, pool, minimum)
+
+
+def _preset(effort: str, hand, policy, pool) -> tuple[int, float]:
+    """An ``effort`` preset's cap of deals and precision (units of the seat's score) for
+    ``hand``: "fast" heads-up with deals from the pool, :data:`POOLED_FAST`; else
+    :data:`EFFORTS`' (a preset's precision is per opponent: a seat's EV sums them)."""
+    rs, n_seats = hand.rules, hand.seats
+    # (Whether the pool would apply; a bad or impossible pool= is refused later.)
+    if effort == "fast" and n_seats == 2 and pool is not False \
+            and use_pool(hand, policy, None, POOLED_FAST["samples"]):
+        return POOLED_FAST["samples"], POOLED_FAST["precision"]
+    preset = EFFORTS[effort]
+    return (max(first_batch(n_seats), preset["hands"][rs.cards_dealt] // (n_seats - 1)),
+            preset["precision"][rs.cards_dealt] * (n_seats - 1))
 
 
 def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, effort, adaptive,
-            builtin, warming, pool) -> Solution:
+            builtin, warming, pool, minimum=0) -> Solution:
     """:func:`solve` on validated arguments; ``warming``: :func:`solver._warmup.start`'s
     process, or None."""
     rs, tables, own, n_seats = hand.rules, hand.tables, hand.own, hand.seats
@@ -235,7 +246,7 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
         anchor = _anchor_candidate(cand_vals, prior, params)
         scores, scored, running, opp, diff_means, diff_stderrs = adaptive_scores(
             hand, deals, cand_vals, params, precision=precision, cap=samples,
-            anchor=anchor, first=first)
+            anchor=anchor, first=first, minimum=minimum)
     else:
         scores = score_candidates(cand_vals, 0, *opp, params)
         scored = np.full(len(cand_vals), scores.shape[1])
@@ -243,10 +254,10 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
         diff_means = diff_stderrs = None
     # A candidate's mean over the deals it was scored on (all of them, unless adaptive
     # sampling dropped it on the way).
-    means = scores.sum(axis=1) / scored          # (the deals not scored hold zeros)
+    totals = scores.sum(axis=1)                  # (the deals not scored hold zeros)
+    means = totals / scored
     S = scores.shape[1]
     best = _choice(means, running, anchor, diff_means, diff_stderrs, S)
-    order = [best] + [int(i) for i in np.argsort(-means, kind="stable") if i != best]
 
     def rows_text(i):
         """Arrangement i's rows as a player reads them (as the hands they count as)."""
@@ -262,24 +273,24 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
     compared = int(rows[0].sum())
     row_rates = {name: tuple(float(x) / compared if compared else 0.0 for x in rows[r])
                  for r, name in enumerate(ROWS)}
-    alternatives = tuple(Alternative(*rows_text(i), float(means[i]),
-                                     *_paired_difference(scores[i, :scored[i]],
-                                                         scores[best, :scored[i]]),
-                                     categories=_categories(cand_vals[i]),
-                                     samples=int(scored[i]))
-                         for i in order[1:1 + top])
+    alternatives = tuple(Alternative(*rows_text(i), float(row.sum() / S),
+                                     *_paired_difference(row, scores[best]),
+                                     categories=_categories(cand_vals[i]), samples=S)
+                         for i, row in _next_best(scores, totals, scored, best, cand_vals,
+                                                  opp, params, top))
     if S < FEW_DEALS:
         warnings.warn(f"{S} deal{'s' if S > 1 else ''} cannot tell settings apart: the "
                       f"standard errors of fewer than {FEW_DEALS} deals mean little "
                       f"(use more samples)", UserWarning, stacklevel=2)
-    auto_name, declare, ev_declare = None, None, None
+    auto_name, declare, kind = None, None, 0
+    declaring = {}                        # declaring's numbers, as the setting's
     if rs.automatic_wins and len(own) == 13:
         kind = int(runnable(automatic_win_kind)(codes))
         if kind:
             auto_name = KIND_NAMES[kind]
-            declared = score_candidates(cand_vals[:1], auto_code(kind), *opp, params)
-            ev_declare = float(declared.mean())
-            declare = ev_declare > float(means[best])
+            declared = score_candidates(cand_vals[:1], auto_code(kind), *opp, params)[0]
+            declaring["ev_declare_in_sample"] = float(declared.mean())
+            declare = declaring["ev_declare_in_sample"] > float(means[best])
     if holdout is None:                         # a quarter of the deals it used, and
         holdout = max(S // 4, 1 if not adaptive  # with adaptive sampling 64 opponent hands
                       else -(-HOLDOUT_HANDS // (n_seats - 1)))           # at least
@@ -287,7 +298,12 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
         held_opp = deals.held_out(holdout)
         held = score_candidates(cand_vals[best:best + 1], 0, *held_opp, params)[0]
     else:
-        held = scores[best]
+        held_opp, held = opp, scores[best]
+    if kind:                 # declaring on the setting's footing: the same (held-out) deals
+        held_declared = declared if held_opp is opp else score_candidates(
+            cand_vals[:1], auto_code(kind), *held_opp, params)[0]
+        declaring.update(ev_declare=float(held_declared.mean()),
+                         stderr_declare=_stderr(held_declared))
     return Solution(
         rules=rs.name, front=front, middle=middle, back=back, discards=discards,
         ev=float(held.mean()), stderr=_stderr(held), samples=S,
@@ -296,13 +312,47 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
         p_scoop=tuple(float(x) / S for x in scoop),
         p_scooped=tuple(float(x) / S for x in scooped), p_home_run=home_runs / S,
         row_rates=row_rates, bonus_units=float(bonus) / S, alternatives=alternatives,
-        candidates=len(masks), automatic_win=auto_name, declare=declare,
-        ev_declare=ev_declare, cut=_cut_text(rs, hand.cut),
+        candidates=len(masks), automatic_win=auto_name, declare=declare, **declaring,
+        cut=_cut_text(rs, hand.cut),
         precision=precision if adaptive else None, effort=effort,
         capped=adaptive and S == samples and len(running) > 1, in_running=len(running),
         anchored=None if anchor is None else best == anchor,
         hand=names(reading_order(own, group=False)), players=n_seats, seed=seed,
         pooled=deals is not None and deals.pooled)
+
+
+def _next_best(scores: np.ndarray, totals: np.ndarray, scored: np.ndarray, best: int,
+               cand_vals: np.ndarray, opp, params, top: int) -> list[tuple[int, np.ndarray]]:
+    """The ``top`` rivals closest to ``best``, closest first, each with its scores on
+    every deal of the solve: ``(candidate, scores)``.
+
+    A rival's distance is its paired difference from the best, its score minus the
+    best's deal by deal, averaged over the deals it was scored on (adaptive sampling
+    stops scoring a rival once it is shown worse: a prefix of the deals).  Those kept
+    are scored again on every deal where they were not, so that each is compared with
+    the best on the same deals as every other (its mean then on the footing of the
+    best's ``ev_in_sample``), and ordered by that difference (exact integer totals:
+    ties keep the first order).  ``totals``: each candidate's scores summed."""
+    if top == 0 or len(scores) < 2:
+        return []
+    S = scores.shape[1]
+    if (scored == S).all():                  # (every one on every deal: by its total)
+        best_totals = totals[best]
+    else:                                    # (the best's total over each one's deals)
+        prefix = np.concatenate(([0], np.cumsum(scores[best], dtype=np.int64)))
+        best_totals = prefix[scored]
+    diff_means = (totals - best_totals) / scored
+    diff_means[best] = -np.inf
+    closest = np.argsort(-diff_means, kind="stable")[:min(top, len(scores) - 1)]
+    rivals = [int(i) for i in closest]
+    rows = scores[rivals]
+    dropped = [k for k, i in enumerate(rivals) if scored[i] < S]
+    if dropped:                  # (every deal: the ones it had are scored again alike)
+        rows = rows.copy()
+        rows[dropped] = score_candidates(cand_vals[[rivals[k] for k in dropped]], 0, *opp,
+                                         params)
+    totals = rows.sum(axis=1, dtype=np.int64)
+    return [(rivals[k], rows[k]) for k in np.argsort(-totals, kind="stable")]
 
 
 def _anchor_candidate(cand_vals: np.ndarray, anchor_vals, params) -> Optional[int]:

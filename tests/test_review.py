@@ -60,6 +60,7 @@ def test_the_best_is_solve_and_the_setting_is_scored_on_the_same_deals():
     assert r.diff_stderr == pytest.approx(diff.std(ddof=1) / np.sqrt(N))
     assert r.diff_stderr == pytest.approx(setting.diff_stderr)
     assert r.tied == setting.tied and r.rank == 2 and r.choices == r.best.candidates
+    assert r.ranked_among == r.choices                    # it is one of the choices
     assert r.fouls == () and r.playable and r.dominated_by is None and not r.declare
 
 
@@ -72,7 +73,7 @@ def test_rank_counts_the_choices_that_score_more(rules, cards, cut):
     assert len(sol.alternatives) == sol.candidates - 1
     for alt in sol.alternatives[:4] + sol.alternatives[-2:]:
         r = solver.review(cards, (alt.front, alt.middle, alt.back), rules, cut, samples=N)
-        declaring = [sol.ev_declare] if sol.automatic_win else []      # a choice too
+        declaring = [sol.ev_declare_in_sample] if sol.automatic_win else []  # a choice too
         assert r.ev == pytest.approx(alt.ev)
         assert r.choices == sol.candidates + len(declaring)
         evs = [sol.ev_in_sample] + [a.ev for a in sol.alternatives] + declaring
@@ -103,7 +104,8 @@ def test_a_tied_setting_is_said_to_be_tied():
     r = solver.review(SIX_PAIRS, (tied.front, tied.middle, tied.back), "classic:mandarin",
                       samples=N)
     assert sol.declare and r.best_declares and not r.tied
-    assert r.best_ev == sol.ev_declare and "Declaring the automatic win" in r.explanation
+    assert r.best_ev == sol.ev_declare_in_sample
+    assert "Declaring the automatic win" in r.explanation
 
 
 def test_the_explanation_says_what_it_costs_in_a_players_words():
@@ -176,14 +178,52 @@ def test_a_foul_cannot_be_played_in_joker_or_bonus():
 def test_declaring_is_graded_like_a_setting():
     r = solver.review(DRAGON, "declare", "classic", samples=N)
     assert r.declare and r.automatic_win == "dragon" and r.best_declares
-    assert r.ev == r.best.ev_declare and r.is_best and r.rank == 1
-    assert r.choices == r.best.candidates + 1
+    assert r.ev == r.best.ev_declare_in_sample and r.is_best and r.rank == 1
+    assert r.choices == r.ranked_among == r.best.candidates + 1   # declaring is a choice
     split = solver.automatic_win(DRAGON, "classic")[2:]
     played = solver.review(DRAGON, split, "classic", samples=N)
     assert played.diff == pytest.approx(
         (_scores_by_settle(DRAGON, split, "classic", N)
          - _scores_by_settle(DRAGON, split, "classic", N, declare=True)).mean())
     assert "Declaring the automatic win (dragon) beats every setting" in played.explanation
+
+
+def test_a_setting_that_is_not_a_choice_is_ranked_beside_them():
+    # Worse than all 14 non-dominated arrangements: 15th of 15 (yours and the 14), never
+    # "15th among the 14 choices".
+    r = solver.review(JOKER, "Ks Kd Qh / As As Jk 2h 3c / Qc Jd Td 9c 8c", "joker")
+    assert r.dominated_by and r.rank == r.choices + 1 == r.ranked_among == 15
+    assert f"rank {r.rank} of {r.ranked_among}: yours and the {r.choices} choices worth " \
+        f"considering ({r.choices} score more)" in str(r).splitlines()
+    assert r.explanation.endswith(f"It ranks {r.rank}th of {r.ranked_among}, beside the "
+                                  f"{r.choices} choices worth considering (the "
+                                  f"non-dominated arrangements): all of them score more.")
+    assert r.to_dict()["ranked_among"] == r.ranked_among
+    # A playable foul is not a choice either; a foul that cannot be played is not ranked.
+    foul = solver.review(CLASSIC, "9s 9c Kd / 3d 3c Qh As 2d / 8c 7h 6h 5s 5d", "classic",
+                         samples=N)
+    assert foul.ranked_among == foul.choices + 1 and foul.rank <= foul.ranked_among
+    unplayable = solver.review(JOKER, "As As Jk / Ks Qh Jd Td 9c / 8c 7h 6h 5s 4d", "joker",
+                               samples=N)
+    assert unplayable.rank is None and unplayable.to_dict()["ranked_among"] is None
+    assert "rank" not in str(unplayable).lower().split("your setting fouls")[0]
+
+
+@pytest.mark.parametrize("cards, setting", [(CLASSIC, "As Kd 9c / 3d 3c Qh 5d 2d / 9s 8c 7h 6h 5s"),
+                                            (DRAGON, "declare")])
+def test_the_review_says_which_ev_of_the_best_is_which(cards, setting):
+    # The best's mean on these deals (they chose it) is not the held-out EV solve
+    # reports for it; the text names both, each for what it is.
+    r = solver.review(cards, setting, "classic", samples=N)
+    best = r.best
+    lines = str(r).splitlines()
+    assert lines[1].startswith("  yours") and lines[1].endswith(" on these deals")
+    held_out = (f"          held out: EV {best.action_ev:+.3f} ± {best.action_stderr:.3f} "
+                f"on {best.holdout} new deals, the EV solve reports")
+    assert held_out in lines
+    shown = lines[lines.index(held_out) - 1]
+    assert f"EV {r.best_ev:+.3f} on these deals (they chose it" in shown
+    assert best.action_ev == (best.ev_declare if r.best_declares else best.ev)
 
 
 # --- the output -------------------------------------------------------------------------------

@@ -120,3 +120,63 @@ def test_bad_input_shows_the_librarys_message(page):
         solver.review("As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d", "declare", "classic",
                       samples=10)
     assert page.inner_text("#error") == str(e.value)
+
+
+def _grade(page, rows):
+    page.click("#clear-rows")
+    for row, text in zip(("front", "middle", "back"), rows):
+        page.click(f'.target[data-row="{row}"] .target-name')
+        for card in text.split():
+            page.locator(f'#pool button[data-card="{card}"]').first.click()
+    page.evaluate('document.querySelector("#review").hidden = true')
+    page.click("#grade")
+    page.wait_for_selector("#review:not([hidden])", timeout=120_000)
+
+
+def test_the_review_reads_a_foul_as_a_foul_and_ranks_within_its_count(page):
+    page.problems.clear()                 # (the test before ends on a refused request)
+    page.select_option("#rules", "joker")
+    page.select_option("#samples", str(SAMPLES))
+    page.fill("#seed", str(SEED))
+    page.fill("#hand-text", HAND)
+    page.click("#use-text")
+    cards = solver.format_cards(solver.parse_cards(HAND, "joker"))
+    # A dominated setting, worse than every choice: "Rank 15 of 15: yours and the 14".
+    _grade(page, MINE)
+    r = solver.review(cards, MINE, "joker", samples=SAMPLES, seed=SEED, players=4)
+    assert r.ranked_among == r.choices + 1 and r.rank <= r.ranked_among
+    shown = " ".join(page.inner_text("#review-numbers").split())
+    assert (f"Rank {r.rank} of {r.ranked_among}: yours and the {r.choices} choices worth "
+            f"considering.") in shown
+    best = r.best                   # the best's average here, and its held-out EV, named
+    assert (f"on {best.holdout} new deals (held out) it averages {best.ev:+.3f} "
+            f"± {best.stderr:.3f}") in page.inner_text("#review-held-out")
+    # A foul the joker rules cannot play: no EV, difference or rank, only the foul.
+    foul = ("As As Jk", "Ks Qh Jd Td 9c", "8c 7h 6h 5s 4d")          # middle > back
+    _grade(page, foul)
+    assert not page.is_visible("#review-numbers")
+    assert page.inner_text("#review-foul") == ("Fouled: middle > back. The joker rules do "
+                                               "not let a fouled setting be played.")
+    text = page.inner_text("#review")
+    assert "nothing" not in text and "none" not in text.lower().replace("none of", "")
+    assert page.problems == []
+
+
+def test_the_declare_note_compares_held_out_evs(page):
+    page.problems.clear()
+    dragon = "As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h"
+    page.select_option("#rules", "classic")
+    page.select_option("#samples", str(SAMPLES))
+    page.fill("#seed", str(SEED))
+    page.fill("#hand-text", dragon)
+    page.click("#use-text")
+    page.evaluate('document.querySelector("#result").hidden = true')
+    page.click("#solve")
+    page.wait_for_selector("#result:not([hidden])", timeout=120_000)
+    sol = solver.solve(dragon, "classic", samples=SAMPLES, seed=SEED, players=4, top=5)
+    assert sol.action == "declare"
+    assert page.inner_text("#declare-note") == (
+        f"Automatic win (dragon): declaring averages {sol.ev_declare:+.3f} ± "
+        f"{sol.stderr_declare:.3f} a deal, the best setting played {sol.ev:+.3f}, both on "
+        f"the same {sol.holdout} new deals: declare.")
+    assert page.problems == []

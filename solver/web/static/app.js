@@ -448,10 +448,13 @@ function showSolution(sol) {
   }
   if (rs.bonus_hands) odds.push(`bonus units ${signed(sol.bonus_units)} a deal (bonus hands won minus paid)`);
   $("odds").textContent = odds.join(" \u00b7 ");
+  // Declaring's EV is measured where the setting's is (held out), so the two compare.
   $("declare-note").textContent = sol.automatic_win
-    ? `Automatic win (${label(sol.automatic_win)}): declaring averages ${signed(sol.ev_declare)} ` +
-      `a deal over the ${sol.samples} deals, the best setting played ${signed(sol.ev_in_sample)}: ` +
-      (sol.declare ? "declare." : "play.")
+    ? `Automatic win (${label(sol.automatic_win)}): declaring averages ` +
+      `${signed(sol.ev_declare)} ${pm(sol.stderr_declare)} a deal, the best setting played ` +
+      `${signed(sol.ev)}, ` + (sol.holdout ? `both on the same ${sol.holdout} new deals: `
+        : `both over the ${sol.samples} deals: `) +
+      (sol.action === "declare" ? "declare." : "play.")
     : "";
   const body = $("alternatives").querySelector("tbody");
   body.replaceChildren();
@@ -543,17 +546,26 @@ function mySetting() {
 
 function showReview(r) {
   const best = r.best;
-  $("review-ev").textContent = r.ev === null ? "nothing (it cannot be played)"
-    : `${signed(r.ev)} ${pm(r.stderr)}`;
-  $("review-best-ev").textContent = signed(r.best_ev) + (r.best_declares ? " (declaring)" : "");
-  $("review-samples").textContent = String(r.samples);
-  $("review-diff").textContent = r.diff === null ? "none (a foul cannot be played)"
-    : `${signed(r.diff)} ${pm(r.diff_stderr)}`;
-  $("review-tied").hidden = !r.tied;
-  $("review-rank").textContent = r.rank === null ? "none" : String(r.rank);
-  $("review-choices").textContent = String(r.choices);
+  // A foul that cannot be played has no EV, difference or rank: it reads as a foul.
+  $("review-numbers").hidden = !r.playable;
   $("review-foul").hidden = r.fouls.length === 0;
-  $("review-foul").textContent = `Fouled: ${r.fouls.join(" and ")}.`;
+  $("review-foul").textContent = `Fouled: ${r.fouls.join(" and ")}.` + (r.playable ? ""
+    : ` The ${r.rules} rules do not let a fouled setting be played.`);
+  if (r.playable) {
+    $("review-ev").textContent = `${signed(r.ev)} ${pm(r.stderr)}`;
+    $("review-best-ev").textContent = signed(r.best_ev) + (r.best_declares ? " (declaring)" : "");
+    $("review-samples").textContent = String(r.samples);
+    // The best's average on these deals is not the held-out EV a solve reports: say so.
+    $("review-held-out").textContent = `These deals chose the best, so its ${signed(r.best_ev)} ` +
+      `here runs a little high` + (best.holdout ? `; on ${best.holdout} new deals (held ` +
+      `out) it averages ${signed(best.action_ev)} ${pm(best.action_stderr)}.` : ".");
+    $("review-diff").textContent = `${signed(r.diff)} ${pm(r.diff_stderr)}`;
+    $("review-tied").hidden = !r.tied;
+    $("review-rank").textContent = String(r.rank);
+    $("review-ranked-among").textContent = String(r.ranked_among);
+    $("review-yours-too").hidden = r.ranked_among === r.choices;
+    $("review-choices").textContent = String(r.choices);
+  }
   const dominated = $("review-dominated");
   dominated.hidden = !r.dominated_by;
   dominated.replaceChildren();
