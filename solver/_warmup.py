@@ -115,8 +115,18 @@ def compile_them(rules: str = "classic", ready=None, cut=None) -> None:
 
 
 def _say_ready() -> None:
-    """The other process's word to the solving one (see :func:`finish`)."""
+    """The other process's word to the solving one (see :func:`finish`), after which it
+    steps back: what it compiles from here on (:func:`later_kernels`) is for the solves
+    to come, while the solving process is still compiling the model's kernel, the first
+    answer's critical path.  On a busy machine the two would otherwise share the same
+    processors as equals; at the lowest priority (nice 19) the later kernels take only
+    what the solving process and the machine's other work leave (on an idle machine with
+    a core each, nothing changes)."""
     print(READY, flush=True)
+    try:
+        os.nice(19)                   # (an increment: the kernel caps it at the lowest)
+    except (AttributeError, OSError):
+        pass                          # no nice() here (Windows): it only costs time
 
 
 def _describe_once(rules: str) -> None:
