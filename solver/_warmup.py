@@ -14,7 +14,10 @@ When they are cold and there is a second core, :func:`solve` starts this module 
 another process (:func:`start`) to build the row tables where a fresh install has none
 yet (about 0.5 s for ``joker``'s), compile the scoring, say so on its standard output,
 and then compile :func:`later_kernels` (the search, the description, and the
-automatic-win check where the rule set has one); the solving process meanwhile compiles
+automatic-win check where the rule set has one) at the lowest priority (nice 19: on a
+busy machine they would otherwise take processor time from the first answer, 0.50 to
+0.56 as long in medians at load 6-9 on two cores: benchmarks/README.md); the solving
+process meanwhile compiles
 the model's kernel itself, first from its argument types alone
 (:func:`solver.policy.compile_model_kernel`: no tables needed), then loads the tables,
 draws the first deals and sets its own hand as the model would, and waits
