@@ -2,9 +2,10 @@
 (a fresh copy of the package: no Numba cache, no row-table cache), timed until the
 command returns with its answer; then, before the next run starts, it waits for any
 process still compiling into that copy (a first solve leaves the other process compiling
-the search and the description of the answer for the solves to come, for a second or so
-after it returns: see solver._warmup), so that runs do not overlap.  ``farm-bench``
-times whole commands, so it would count that wait; this script does not.  Every cache
+the search and the description of the answer for the solves to come, at the lowest
+priority, for seconds after it returns, minutes on a busy machine: see solver._warmup),
+so that runs do not overlap.  A timer of whole commands would count that wait (so
+benchmarks/firstrun.sh stops that process instead); this script does not.  Every cache
 starts empty: Numba's (the copy has no ``__pycache__``), the row tables' and the pools'
 (HOME, XDG_CACHE_HOME, SOLVER_CACHE_DIR and SOLVER_CACHE point into the copy).
 
@@ -92,7 +93,7 @@ def first_run(root: Path, rules: "str | None", log: "Path | None" = None) -> flo
         shutil.rmtree(work, ignore_errors=True)
 
 
-def wait_until_unused(folder, limit: float = 120.0) -> None:
+def wait_until_unused(folder, limit: float = 600.0) -> None:
     """Wait (at most ``limit`` seconds) until no process names ``folder`` in its command
     line or its environment: the warm-up process of a first solve is started with its
     package's path in its command, and inherits the caches' folders (NUMBA_CACHE_DIR,
