@@ -2,15 +2,23 @@
 (a fresh copy of the package: no Numba cache, no row-table cache), timed until the
 command returns with its answer; then, before the next run starts, it waits for any
 process still compiling into that copy (a first solve leaves the other process compiling
-the search and the description of the answer for the solves to come, for a second or so
-after it returns: see solver._warmup), so that runs do not overlap.  ``farm-bench``
-times whole commands, so it would count that wait; this script does not.
+the search and the description of the answer for the solves to come, at the lowest
+priority, for seconds after it returns, minutes on a busy machine: see solver._warmup),
+so that runs do not overlap.  A timer of whole commands would count that wait (so
+benchmarks/firstrun.sh stops that process instead); this script does not.  Every cache
+starts empty: Numba's (the copy has no ``__pycache__``), the row tables' and the pools'
+(HOME, XDG_CACHE_HOME, SOLVER_CACHE_DIR and SOLVER_CACHE point into the copy).
 
     mkdir /tmp/solver-old && git archive cb507a9 solver | tar -x -C /tmp/solver-old
     python3 benchmarks/first_run.py /tmp/solver-old . [-n 7] [--rules classic]
+    python3 benchmarks/first_run.py --kernels . [-n 3] [--rules classic]
 
 Prints each run, then per checkout the median wall time (min-max) and the median of the
-pair-by-pair ratios (second / first).
+pair-by-pair ratios (second / first).  With ``--kernels``, one checkout's first runs
+instead, and what each kernel's compile cost in each process (the solving one and the
+warm-up one): its seconds from Numba's start to its end, and its own share without the
+kernels compiled inside it (a kernel's callees compile first, as part of it), medians
+over the runs; a kernel loaded from the disk cache is not a compile and is not listed.
 """
 import argparse
 import os
@@ -23,16 +31,56 @@ import time
 from pathlib import Path
 
 
-def first_run(root: Path, rules: "str | None") -> float:
+# Loaded by every Python process of a --kernels run (PYTHONPATH): a listener of Numba's
+# compile events (fired only when a kernel is really compiled, not loaded from the disk
+# cache) that appends one line a compile to $FIRST_RUN_LOG.
+COMPILE_LOGGER = r"""
+import os, time
+if os.environ.get("FIRST_RUN_LOG"):
+    from numba.core import event
+
+    class _CompileLog(event.Listener):
+        starts = []
+
+        def on_start(self, e):
+            self.starts.append(time.perf_counter())
+
+        def on_end(self, e):
+            start = self.starts.pop()
+            f = e.data["dispatcher"].py_func
+            with open(os.environ["FIRST_RUN_LOG"], "a") as log:
+                log.write(f"{os.getpid()}\t{len(self.starts)}\t{f.__module__}."
+                          f"{f.__qualname__.replace('.<locals>', '')}\t{start:.4f}\t"
+                          f"{time.perf_counter():.4f}\n")
+
+    event.register("numba:compile", _CompileLog())
+"""
+
+
+def fresh_env(work: Path) -> dict:
+    """The environment of a first run in ``work``: every cache of the solver's in the
+    folder (the row tables, the pools, anything under HOME), none set elsewhere."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("NUMBA_CACHE_DIR", "SOLVER_QUIET", "PYTHONPATH")}
+    env.update(HOME=str(work / "home"), XDG_CACHE_HOME=str(work / "home" / ".cache"),
+               SOLVER_CACHE_DIR=str(work / "tables"), SOLVER_CACHE=str(work / "pool"))
+    return env
+
+
+def first_run(root: Path, rules: "str | None", log: "Path | None" = None) -> float:
     """Seconds from the start of ``python3 -m solver`` in a fresh copy of root/solver
     until it returns (its output checked), after which the copy's leftover processes
-    are waited for and the copy removed."""
+    are waited for and the copy removed.  With ``log``, every compile of the run (its
+    processes' lines of :data:`COMPILE_LOGGER`) is appended to that file."""
     work = Path(tempfile.mkdtemp(prefix="first-run-"))
     try:
         shutil.copytree(root / "solver", work / "solver",
                         ignore=shutil.ignore_patterns("__pycache__"))
-        env = dict(os.environ, SOLVER_CACHE_DIR=str(work / "tables"))
-        env.pop("NUMBA_CACHE_DIR", None)
+        env = fresh_env(work)
+        if log is not None:
+            (work / "hook").mkdir()
+            (work / "hook" / "sitecustomize.py").write_text(COMPILE_LOGGER)
+            env.update(PYTHONPATH=str(work / "hook"), FIRST_RUN_LOG=str(log))
         command = [sys.executable, "-m", "solver"] + (["--rules", rules] if rules else [])
         start = time.perf_counter()
         run = subprocess.run(command, cwd=work, env=env, capture_output=True, text=True)
@@ -45,7 +93,7 @@ def first_run(root: Path, rules: "str | None") -> float:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def wait_until_unused(folder, limit: float = 120.0) -> None:
+def wait_until_unused(folder, limit: float = 600.0) -> None:
     """Wait (at most ``limit`` seconds) until no process names ``folder`` in its command
     line or its environment: the warm-up process of a first solve is started with its
     package's path in its command, and inherits the caches' folders (NUMBA_CACHE_DIR,
@@ -66,13 +114,56 @@ def _named_by_a_process(folder: str) -> bool:
     return False
 
 
+def kernel_costs(root: Path, rules: "str | None", runs: int) -> None:
+    """Print what each kernel's compile cost in ``runs`` first runs of ``root``
+    (see the module's docstring)."""
+    walls, per_kernel = [], {}
+    for i in range(runs):
+        with tempfile.NamedTemporaryFile("r", suffix=".log") as log:
+            walls.append(first_run(root.resolve(), rules, Path(log.name)))
+            lines = [line.split("\t") for line in log.read().splitlines()]
+        if not lines:
+            raise SystemExit(f"{root}: no compile logged (is the Numba cache really empty?)")
+        lines.sort(key=lambda l: float(l[3]))                 # in the order they started
+        solving = lines[0][0]                                 # the first compile's process
+        print(f"run {i + 1}: {walls[-1]:.2f} s to the answer", flush=True)
+        for rank, (pid, depth, name, start, end) in enumerate(lines):
+            whole = float(end) - float(start)
+            inner = sum(float(e) - float(s) for p, d, _, s, e in lines
+                        if p == pid and int(d) == int(depth) + 1
+                        and float(start) <= float(s) and float(e) <= float(end))
+            where = "solving" if pid == solving else "warm-up"
+            per_kernel.setdefault((where, name), []).append((whole, whole - inner, depth, rank))
+    print(f"{root}: median {statistics.median(walls):.2f} s to the answer "
+          f"({min(walls):.2f}-{max(walls):.2f}), load average {os.getloadavg()[0]:.1f} now")
+    print(f"{'process':8s} {'kernel (indented: compiled inside the one above)':58s} "
+          f"{'whole':>7s} {'own':>7s}  compiles/run")
+    # Each process's compiles in the order of the first run's (a kernel's callees under it).
+    for (where, name), costs in sorted(per_kernel.items(),
+                                       key=lambda kv: (kv[0][0] != "solving", kv[1][0][3])):
+        depth = int(costs[0][2])
+        whole = statistics.median(c[0] for c in costs)
+        own = statistics.median(c[1] for c in costs)
+        print(f"{where:8s} {'  ' * depth + name:58s} {whole:6.2f}s {own:6.2f}s  "
+              f"{len(costs) / runs:.0f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("first", type=Path)
-    parser.add_argument("second", type=Path)
+    parser.add_argument("second", type=Path, nargs="?")
     parser.add_argument("-n", type=int, default=7, help="runs of each (default 7)")
     parser.add_argument("--rules", help="rule set (default: python -m solver's)")
+    parser.add_argument("--kernels", action="store_true",
+                        help="one checkout: each kernel's compile cost in its first runs")
     args = parser.parse_args()
+    if args.kernels:
+        if args.second is not None:
+            parser.error("--kernels times one checkout")
+        kernel_costs(args.first, args.rules, args.n)
+        return
+    if args.second is None:
+        parser.error("two checkouts to compare (or --kernels and one)")
     times: dict = {args.first: [], args.second: []}
     for i in range(args.n):
         for root in (args.first, args.second):

@@ -48,7 +48,7 @@ SAMPLE_CUT = "4c"                 # the cut card of the sample bonus hand
 SAMPLE_HAND = SAMPLE_HANDS[17]
 
 PROGRESS_NOTE = """\
-progress: the first run compiles the solver's kernels (about 8 s; cached on disk
+progress: the first run compiles the solver's kernels (see README.md; cached on disk
 afterwards) and says so on stderr; --batch draws a progress bar on a terminal. One
 solve is one compiled call, so it has no progress bar of its own. --quiet, or
 SOLVER_QUIET=1 in the environment, turns both off."""

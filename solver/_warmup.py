@@ -14,22 +14,25 @@ When they are cold and there is a second core, :func:`solve` starts this module 
 another process (:func:`start`) to build the row tables where a fresh install has none
 yet (about 0.5 s for ``joker``'s), compile the scoring, say so on its standard output,
 and then compile :func:`later_kernels` (the search, the description, and the
-automatic-win check where the rule set has one); the solving process meanwhile compiles
-the model's kernel itself, first from its argument types alone
-(:func:`solver.policy.compile_model_kernel`: no tables needed), then loads the tables,
-draws the first deals and sets its own hand as the model would, and waits
-(:func:`finish`) only until the scoring is compiled, which it then loads from the cache
-instead of compiling.  It runs the later kernels' source as
-plain Python (a tenth to a few tenths of a second for the search of one hand, tens of
-milliseconds for the others on a first solve's work, :func:`solver._jit.runnable`; the
-same results) while the other process still compiles them for the solves to come,
-which it may go on doing for a second or so after a ``python -m solver`` has printed
-its answer and returned.  (With the search compiled there first, as it was until
-2026-12-02, the solving process waited for it; without that wait a first run is 0.90
-to 0.92 as long for ``classic``, 0.96 to 1.01 for ``joker``, and with the tables built
-here too, about 0.9 for ``joker``: benchmarks/README.md.)  The answer does not depend on
-any of it: the kernels are the same whichever process compiles them, and their Python
-source gives the same results.  ``SOLVER_WARMUP=0`` turns it off.
+automatic-win check where the rule set has one) at the lowest priority (nice 19: on a
+busy machine they would otherwise take processor time from the first answer; at load 5
+to 9 on two cores a first run took 0.50 to 0.80 as long with it, medians of pairs:
+benchmarks/README.md).  The solving process meanwhile compiles the model's kernel
+itself, first from its argument types alone (:func:`solver.policy.compile_model_kernel`:
+no tables needed), then loads the tables, draws the first deals and sets its own hand
+as the model would, and waits (:func:`finish`) only until the scoring is compiled,
+which it then loads from the cache instead of compiling.  It runs the later kernels'
+source as plain Python (a tenth to a few tenths of a second for the search of one hand,
+tens of milliseconds for the others on a first solve's work,
+:func:`solver._jit.runnable`; the same results) while the other process still compiles
+them for the solves to come, which it may go on doing for seconds (minutes on a busy
+machine) after a ``python -m solver`` has printed its answer and returned.  (With the
+search compiled there first, as it was until 2026-12-02, the solving process waited for
+it; without that wait a first run is 0.90 to 0.92 as long for ``classic``, 0.96 to 1.01
+for ``joker``, and with the tables built here too, about 0.9 for ``joker``:
+benchmarks/README.md.)  The answer does not depend on any of it: the kernels are the
+same whichever process compiles them, and their Python source gives the same results.
+``SOLVER_WARMUP=0`` turns it off.
 """
 from __future__ import annotations
 
@@ -115,8 +118,18 @@ def compile_them(rules: str = "classic", ready=None, cut=None) -> None:
 
 
 def _say_ready() -> None:
-    """The other process's word to the solving one (see :func:`finish`)."""
+    """The other process's word to the solving one (see :func:`finish`), after which it
+    steps back: what it compiles from here on (:func:`later_kernels`) is for the solves
+    to come, while the solving process is still compiling the model's kernel, the first
+    answer's critical path.  On a busy machine the two would otherwise share the same
+    processors as equals; at the lowest priority (nice 19) the later kernels take only
+    what the solving process and the machine's other work leave (on an idle machine with
+    a core each, nothing changes)."""
     print(READY, flush=True)
+    try:
+        os.nice(19)                   # (an increment: the kernel caps it at the lowest)
+    except (AttributeError, OSError):
+        pass                          # no nice() here (Windows): it only costs time
 
 
 def _describe_once(rules: str) -> None:

@@ -9,6 +9,8 @@ must carry their outputs.
 import json
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -106,7 +108,9 @@ def test_performance_plots_the_saved_results(monkeypatch, strength_dir):
             f"{setter_files} setter-speed file(s)") in text
     assert "no play-strength results" not in text and "no setter-speed results" not in text
     assert "rows/s" in text and "first solve" in text and "µs a call" in text
-    assert _pngs(nb) >= 5   # throughput, by samples, by cards (a run), strength, setters
+    # Replayed settings are named by their commit, not by their file's path.
+    assert "results/settings-" not in text and "solve at e84a5ad (saved settings)" in text
+    assert _pngs(nb) >= 5   # throughput, by samples, by cards, edges, setters, strength
 
 
 def test_performance_without_results(monkeypatch, tmp_path):
@@ -135,3 +139,42 @@ def test_saved_notebooks_carry_their_outputs(name):
     assert code and all(c.execution_count for c in code), f"{name} is saved unexecuted"
     assert not [o for c in code for o in c.outputs if o.output_type == "error"]
     assert _pngs(nb) >= 1
+
+
+def test_the_saved_performance_notebook_stays_small():
+    """Every saved run is plotted, in PNGs small enough (its ``show``) that the notebook
+    stays under 300 KB (it was 1.5 MB)."""
+    assert (NOTEBOOKS / "performance.ipynb").stat().st_size < 300_000
+
+
+def _extra(name: str) -> list[str]:
+    """The requirement names of one of pyproject.toml's extras."""
+    tomllib = pytest.importorskip("tomllib", reason="Python 3.11's tomllib")
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    return [re.split(r"[<>=!~\[ ]", r, maxsplit=1)[0].lower() for r in extras[name]]
+
+
+def test_the_notebooks_extra_installs_what_their_readme_runs():
+    """Each ``jupyter`` command of notebooks/README.md comes from a package of the
+    ``notebooks`` extra (``execute`` from nbclient, ``nbconvert`` from nbconvert), and
+    every package that README names for them is in it."""
+    readme = (NOTEBOOKS / "README.md").read_text()
+    provider = {"execute": "nbclient", "nbconvert": "nbconvert"}
+    commands = set(re.findall(r"^ +jupyter (\w+)", readme, flags=re.M))
+    assert commands == set(provider), commands
+    extra = _extra("notebooks")
+    assert {provider[c] for c in commands} <= set(extra)
+    named = re.search(r"the `notebooks` extra \(([^)]*)\)", readme)[1]
+    assert {n.strip() for n in named.split(",")} == set(extra)
+
+
+def test_the_notebooks_convert_to_html(tmp_path):
+    """The README's conversion, ``jupyter nbconvert --to html``, writes a page with the
+    notebook's plots in it."""
+    pytest.importorskip("nbconvert", reason=REASON)
+    subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "html",
+                    "--output-dir", str(tmp_path), str(NOTEBOOKS / "quickstart.ipynb")],
+                   check=True, capture_output=True, timeout=300)
+    page = (tmp_path / "quickstart.html").read_text()
+    assert "data:image/png;base64," in page and "Quickstart" in page

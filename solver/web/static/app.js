@@ -119,7 +119,7 @@ async function working(what, request) {
   const show = () => {
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     text.textContent = compiling !== null
-      ? `compiling the solver's kernels (first run only, about 15 s on two cores): ` +
+      ? `compiling the solver's kernels (first run only; cached on disk afterwards): ` +
         `${compiling.toFixed(0)} s so far`
       : `${what}\u2026 ${seconds} s`;
   };
