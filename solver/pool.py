@@ -72,7 +72,6 @@ import hashlib
 import os
 import shutil
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -80,6 +79,7 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
+from ._cache import load_arrays, save_arrays
 from ._jit import doing, notices_enabled, source_digest
 from .policy import builtin_policy, set_hands
 from .rows import bonus_rank_of
@@ -237,35 +237,30 @@ def _card_masks(codes: np.ndarray) -> np.ndarray:
 
 
 def _read(path: Path) -> Optional[Chunk]:
-    """A chunk kept on disk, or None (none there, or not one this version wrote)."""
-    try:
-        with np.load(path) as f:
-            codes, rows, vals, auto = f["codes"], f["rows"], f["vals"], f["auto"]
-    except (OSError, KeyError, ValueError, EOFError):
+    """A chunk kept on disk, or None: none there, or a damaged file (said on stderr, and
+    set again by the caller)."""
+    got = load_arrays(path, _STORED, _valid_chunk)
+    if got is None:
         return None
-    if not (codes.shape == (CHUNK, 13) and codes.dtype == np.uint8
+    return Chunk(_card_masks(got["codes"]), got["codes"], got["rows"], got["vals"], got["auto"])
+
+
+_STORED = ("codes", "rows", "vals", "auto")      # a chunk's arrays on disk (cards: from codes)
+
+
+def _valid_chunk(arrays: dict) -> bool:
+    """Whether arrays read from disk are a chunk's: types and shapes, and card codes of
+    the 52-card deck (a hand's mask is made from them)."""
+    codes, rows, vals, auto = (arrays[name] for name in _STORED)
+    return (codes.shape == (CHUNK, 13) and codes.dtype == np.uint8 and int(codes.max()) < 52
             and rows.shape == (CHUNK, 3) and rows.dtype == np.uint16
             and vals.shape == (CHUNK, 3) and vals.dtype == np.int32
-            and auto.shape == (CHUNK,) and auto.dtype == np.int8):
-        return None
-    return Chunk(_card_masks(codes), codes, rows, vals, auto)
+            and auto.shape == (CHUNK,) and auto.dtype == np.int8)
 
 
 def _write(path: Path, got: Chunk) -> None:
-    """Keep a chunk on disk: written to a temporary file and renamed, so a reader (of
-    this or another process) sees a whole file or none; an unwritable cache is skipped."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                np.savez(f, codes=got.codes, rows=got.rows, vals=got.vals, auto=got.auto)
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-    except OSError:
-        pass
+    """Keep a chunk on disk (an unwritable cache is skipped: memory only)."""
+    save_arrays(path, {name: getattr(got, name) for name in _STORED})
 
 
 class PoolDeals(NamedTuple):

@@ -1,0 +1,119 @@
+"""The files the library keeps on disk (solver._cache): the row tables (solver.tables)
+and the pool's chunks (solver.pool).  A damaged file -- cut off, a byte changed, empty
+-- is said in one line and built again, never an exception."""
+import numpy as np
+import pytest
+
+import solver
+from solver import _cache, pool
+from solver.tables import row_tables
+
+
+def _cut_off(data: bytes) -> bytes:
+    return data[:len(data) // 2]
+
+
+def _flipped(data: bytes) -> bytes:
+    changed = bytearray(data)
+    changed[len(data) // 2] ^= 0xFF
+    return bytes(changed)
+
+
+def _empty(data: bytes) -> bytes:
+    return b""
+
+
+DAMAGE = {"cut off": _cut_off, "a byte flipped": _flipped, "empty": _empty}
+
+
+def _same(a, b) -> bool:
+    return all(np.array_equal(x, y) for x, y in zip(a, b))
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """An empty cache folder of this test's own (and a pool read from it alone)."""
+    monkeypatch.setenv("SOLVER_CACHE_DIR", str(tmp_path / "tables"))
+    monkeypatch.setenv(pool.CACHE_ENV, str(tmp_path / "pools"))
+    monkeypatch.setattr(pool, "_chunks", {})
+    monkeypatch.setattr(pool, "_used", set())
+    return tmp_path
+
+
+def _only_line(err: str, path) -> None:
+    assert err.count("\n") == 1 and f"the cache file {path} is damaged" in err, err
+
+
+@pytest.mark.parametrize("damage", DAMAGE)
+def test_a_damaged_row_table_file_is_built_again(damage, cache, capsys):
+    build = row_tables.__wrapped__                # (not this process's memory: the disk)
+    made = build("classic")
+    [path] = (cache / "tables").glob("rows-*.npz")
+    path.write_bytes(DAMAGE[damage](path.read_bytes()))
+    capsys.readouterr()
+    assert _same(build("classic"), made)
+    _only_line(capsys.readouterr().err, path)
+    # Written again whole: the next process reads it, and says nothing.
+    assert _same(build("classic"), made)
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("damage", DAMAGE)
+def test_a_damaged_pool_chunk_is_set_again(damage, cache, capsys, monkeypatch):
+    rs = solver.rule_set("pagat")
+    tables = solver.rows.tables_for(rs, None)
+    made = pool.chunk(rs, 2, tables, 5)
+    path = pool.pool_dir(rs, 2) / "chunk-005.npz"
+    path.write_bytes(DAMAGE[damage](path.read_bytes()))
+    monkeypatch.setattr(pool, "_chunks", {})
+    capsys.readouterr()
+    assert _same(pool.chunk(rs, 2, tables, 5), made)
+    _only_line(capsys.readouterr().err, path)
+    assert _same(pool._read(path), made)
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("kind", ["tables", "chunk"])
+def test_any_changed_byte_is_caught_or_harmless(kind, cache, rng, capsys):
+    """Whichever byte of a file changes, reading it gives the arrays written or None
+    (said on stderr), never an exception or other arrays: the zip format's CRC covers
+    every array's bytes, and a change in its bookkeeping either breaks the file or
+    does not matter."""
+    if kind == "tables":
+        build = row_tables.__wrapped__
+        made = build("classic")
+        [path] = (cache / "tables").glob("rows-*.npz")
+
+        def read():
+            got = _cache.load_arrays(path, solver.tables.RowTables._fields,
+                                     solver.tables._valid_tables)
+            return None if got is None else solver.tables.RowTables(**got)
+    else:
+        rs = solver.rule_set("pagat")
+        made = pool.chunk(rs, 2, solver.rows.tables_for(rs, None), 5)
+        path = pool.pool_dir(rs, 2) / "chunk-005.npz"
+
+        def read():
+            return pool._read(path)
+    whole = path.read_bytes()
+    # Every byte of the zip's bookkeeping at the start and the end, and some of the data.
+    places = sorted({*range(120), *range(len(whole) - 600, len(whole)),
+                     *rng.choice(len(whole), 150, replace=False).tolist()})
+    for place in places:
+        changed = bytearray(whole)
+        changed[place] ^= 1 << int(rng.integers(8))
+        path.write_bytes(bytes(changed))
+        capsys.readouterr()
+        got = read()
+        err = capsys.readouterr().err
+        if got is None:
+            _only_line(err, path)
+        else:
+            assert _same(got, made) and err == "", place
+
+
+def test_an_unwritable_cache_is_skipped(tmp_path):
+    blocked = tmp_path / "a file"
+    blocked.write_text("")
+    assert not _cache.save_arrays(blocked / "below" / "x.npz", {"a": np.zeros(3)})
+    assert _cache.load_arrays(blocked / "below" / "x.npz", ("a",), lambda a: True) is None
