@@ -41,18 +41,26 @@ Layout and streams
 A pool is ``N_CHUNKS`` chunks of ``CHUNK`` hands, chunk ``c`` drawn from
 ``SeedSequence(POOL_SEED, spawn_key=(c,))``.  About one pool hand in 78 shares no card
 with a given hand (C(39, 13) / C(52, 13) = 1.28%), so a chunk holds about 105 first
-hands for it.  ``solve(..., seed=s)`` starts at chunk :func:`first_chunk` ``(s)`` and
-takes its deals chunk after chunk forwards (adaptive sampling's batches one after the
-other); its held-out deals go backwards from the chunk before.  The two streams meet
-only after every chunk has been read, so they never share a hand, and the held-out EV
-stays independent of the deals that chose the setting.  The rest of the deal of a
-stream's i-th hand from chunk c is shuffled by ``SeedSequence(s, spawn_key=(3, c))``,
-so it does not depend on how the stream is cut into batches.  A solve reads its deals
-from the pool only if it may use at most ``MAX_DEALS`` (decided by ``samples`` alone,
-so that the held-out deals never change the choice), and its held-out deals only if
-they are at most ``MAX_HELD_OUT`` (more are dealt: independent all the same).  The pool
-holds about 6,700 first hands for every hand (standard deviation 81), so the two always
-fit.
+hands for it, and the pool about 6,700 (standard deviation 81): the distinct first
+opponents' hands a hand can meet in the pool, whatever the seeds -- heads-up, the
+distinct deals (at three or four seats the other opponents' hands are dealt afresh
+for each seed).  Each seed takes its own path through them: ``solve(..., seed=s)``
+reads the chunks in the order :func:`chunk_order` ``(s)`` (a permutation of them all)
+and each chunk's fitting hands in an order of its own, drawn from
+``SeedSequence(s, spawn_key=(2, 0))``, which also shuffles the rest of each deal at
+three or four seats.  Its deals come from the first chunk of that order on (adaptive
+sampling's batches one after the other); its held-out deals from the last chunk
+backwards, ordered by ``SeedSequence(s, spawn_key=(2, 1))``.  The two streams meet only
+after every chunk has been read, so they never share a hand, and the held-out EV stays
+independent of the deals that chose the setting.  What a stream draws, it draws when it
+first reads a chunk, so its deals do not depend on how it is cut into batches.  Two
+seeds share about as many hands as two uniform draws from the 6,700 would (a solve of
+n deals, about n * n / 6,700), so averaging solves over many seeds is at best as
+precise as 6,700 deals (``pool=False`` deals without limit).  A
+solve reads its deals from the pool only if it may use at most ``MAX_DEALS`` (decided
+by ``samples`` alone, so that the held-out deals never change the choice), and its
+held-out deals only if they are at most ``MAX_HELD_OUT`` (more are dealt: independent
+all the same), so the two always fit.
 
 A chunk is set the first time a solve reads it (0.1-0.2 s) and kept in the user's cache
 directory (``$SOLVER_CACHE``, else ``$XDG_CACHE_HOME/solver``, else
@@ -99,12 +107,36 @@ class Chunk(NamedTuple):
     """``CHUNK`` pool hands: ``cards[i]`` the 52-bit mask of hand i's cards,
     ``codes[i]`` its cards in the order dealt, and the model's setting: ``rows[i, r]``
     row r's position mask (bit p: ``codes[i, p]``), ``vals[i, r]`` its row value,
-    ``auto[i]`` a declared automatic win (``solver.scoring.AUTO_*``, then unset)."""
+    ``auto[i]`` a declared automatic win (``solver.scoring.AUTO_*``, then unset).
+    ``packed[i]``: all of hand i's but its mask in 32 bytes, of which the others are
+    views (see :func:`_chunk`), so that a stream takes a hand with one gather."""
     cards: np.ndarray      # uint64[CHUNK]
     codes: np.ndarray      # uint8[CHUNK, 13]
     rows: np.ndarray       # uint16[CHUNK, 3]
     vals: np.ndarray       # int32[CHUNK, 3]
     auto: np.ndarray       # int8[CHUNK]
+    packed: np.ndarray     # uint8[CHUNK, 32]
+
+
+# Where each array lies in a packed hand (vals first: aligned for int32, rows for uint16).
+_PACKED = {"vals": (slice(0, 12), np.int32), "rows": (slice(12, 18), np.uint16),
+           "codes": (slice(18, 31), np.uint8), "auto": (slice(31, 32), np.int8)}
+
+
+def _chunk(codes, rows, vals, auto) -> Chunk:
+    """A :class:`Chunk` of its hands' arrays (any integer types of the right shapes)."""
+    packed = np.empty((len(codes), 32), np.uint8)
+    for name, got in (("codes", codes), ("rows", rows), ("vals", vals), ("auto", auto)):
+        place, dtype = _PACKED[name]
+        packed[:, place] = np.asarray(got, dtype).reshape(len(codes), -1).view(np.uint8)
+    return Chunk(_card_masks(codes), *_unpacked(packed), packed)
+
+
+def _unpacked(packed: np.ndarray) -> tuple:
+    """(codes, rows, vals, auto) of packed hands, as views (codes, rows, vals: 2-d)."""
+    codes, rows, vals, auto = (packed[:, place].view(dtype) for place, dtype in
+                               (_PACKED[name] for name in ("codes", "rows", "vals", "auto")))
+    return codes, rows, vals, auto[:, 0]
 
 
 def applies(rs: RuleSet, n_seats: int, policy) -> bool:
@@ -116,16 +148,25 @@ def applies(rs: RuleSet, n_seats: int, policy) -> bool:
             and (policy is None or (isinstance(policy, str) and policy == "table")))
 
 
-def first_chunk(seed: int) -> int:
-    """The chunk ``solve(..., seed=seed)`` starts its deals at (its held-out deals: the
-    chunk before it, backwards)."""
-    return _first_chunk(int(seed))
+def chunk_order(seed: int) -> np.ndarray:
+    """The order in which ``solve(..., seed=seed)`` reads the pool's chunks: its deals
+    from the first on, its held-out deals from the last backwards (read-only)."""
+    return _path(int(seed))[0]
 
 
-@functools.lru_cache(maxsize=1024)
-def _first_chunk(seed: int) -> int:
-    state = np.random.SeedSequence(seed, spawn_key=(2,)).generate_state(1, np.uint64)[0]
-    return int(state % np.uint64(N_CHUNKS))
+def hand_keys(seed: int) -> np.ndarray:
+    """A random key for each place in a chunk: ``solve(..., seed=seed)`` takes a chunk's
+    fitting hands in the order of their keys (read-only)."""
+    return _path(int(seed))[1]
+
+
+@functools.lru_cache(maxsize=64)        # (64 seeds' keys: 2 MB; seed=0 is the default's)
+def _path(seed: int) -> "tuple[np.ndarray, np.ndarray]":
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(2,)))
+    order = rng.permutation(N_CHUNKS)
+    keys = rng.integers(0, 2 ** 32, CHUNK, dtype=np.uint32)
+    order.flags.writeable = keys.flags.writeable = False
+    return order, keys
 
 
 def cache_root() -> Path:
@@ -221,8 +262,7 @@ def _set_chunk(rs: RuleSet, n_seats: int, tables, c: int) -> Chunk:
     deck[:] = np.arange(52)
     codes = np.ascontiguousarray(rng.permuted(deck, axis=1, out=deck)[:, :13])
     vals, auto, masks = _set(codes[:, None, :], rs, n_seats, tables)
-    return Chunk(_card_masks(codes), codes.astype(np.uint8), masks[:, 0].astype(np.uint16),
-                 vals[:, 0], auto[:, 0])
+    return _chunk(codes, masks[:, 0], vals[:, 0], auto[:, 0])
 
 
 def _set(hands: np.ndarray, rs: RuleSet, n_seats: int, tables):
@@ -242,7 +282,7 @@ def _read(path: Path) -> Optional[Chunk]:
     got = load_arrays(path, _STORED, _valid_chunk)
     if got is None:
         return None
-    return Chunk(_card_masks(got["codes"]), got["codes"], got["rows"], got["vals"], got["auto"])
+    return _chunk(got["codes"], got["rows"], got["vals"], got["auto"])
 
 
 _STORED = ("codes", "rows", "vals", "auto")      # a chunk's arrays on disk (cards: from codes)
@@ -260,7 +300,7 @@ def _valid_chunk(arrays: dict) -> bool:
 
 def _write(path: Path, got: Chunk) -> None:
     """Keep a chunk on disk (an unwritable cache is skipped: memory only)."""
-    save_arrays(path, {name: getattr(got, name) for name in _STORED})
+    save_arrays(path, {name: np.ascontiguousarray(getattr(got, name)) for name in _STORED})
 
 
 class PoolDeals(NamedTuple):
@@ -274,62 +314,76 @@ class PoolDeals(NamedTuple):
 
 
 class Stream:
-    """The pool's deals for one hand and seed, in the order a solve takes them: from chunk
-    ``start`` on, forwards (``step`` 1) or backwards (-1), each chunk's hands that share
-    no card with the hand ``own`` (codes), in their order, as the first opponent's; the
-    others' hands dealt from the cards left (module docstring).  :meth:`take` gives the
-    next ones.  ``read``: the chunks the other stream of the same solve has read, which
-    this one must not (it raises instead: the pool holds about 6,700 first hands for
-    every hand, and a solve takes at most ``MAX_DEALS + MAX_HELD_OUT``)."""
+    """The pool's deals for one hand and seed, in the order a solve takes them: the
+    chunks ``chunks`` one after the other, each chunk's hands that share no card with
+    the hand ``own`` (codes) in the order of their ``keys``, as the first opponent's;
+    at three or four seats the others' hands dealt from the cards left, shuffled by a
+    generator of ``SeedSequence(*rng_seed)`` when a chunk is first read, so that the
+    deals do not depend on how :meth:`take` cuts them into batches (module docstring).
+    ``read``: the chunks the other stream of the same solve has read, which this one
+    must not (it raises instead: the pool holds about 6,700 first hands for every hand,
+    and a solve takes at most ``MAX_DEALS + MAX_HELD_OUT``)."""
 
-    def __init__(self, rs: RuleSet, n_seats: int, tables, own, seed: int, start: int,
-                 step: int, read: "set[int]"):
-        self.rs, self.n_seats, self.tables, self.seed = rs, n_seats, tables, seed
+    def __init__(self, rs: RuleSet, n_seats: int, tables, own, chunks, keys,
+                 rng_seed: "tuple[int, tuple]", read: "set[int]"):
+        self.rs, self.n_seats, self.tables = rs, n_seats, tables
         self.own = np.uint64(sum(1 << int(c) for c in own))
-        self.next_chunk, self.step, self.read = start % N_CHUNKS, step, read
-        # (chunk, its index, the usable hands' indices, how many of them are taken)
-        self.pending: "list[list]" = []
-        self.orders: "dict[int, np.ndarray]" = {}
+        self.chunks, self.keys, self.read = list(chunks), keys, read
+        self.rng_seed, self.rng = rng_seed, None        # (made when first needed)
+        self.pending: "list[list]" = []      # _next_chunk's, and how many are taken
 
     def take(self, n: int) -> PoolDeals:
         """The next ``n`` deals."""
-        parts, have = [], 0
+        parts, orders, have = [], [], 0
         while have < n:
             if not self.pending:
-                c = self.next_chunk
-                if c in self.read:
-                    raise RuntimeError("the pool ran out of deals for this hand (it holds "
-                                       "thousands for every hand: this should not happen)")
-                self.read.add(c)
-                self.next_chunk = (c + self.step) % N_CHUNKS
-                got = chunk(self.rs, self.n_seats, self.tables, c)
-                self.pending.append([got, c, np.flatnonzero((got.cards & self.own) == 0), 0])
+                self.pending.append(self._next_chunk())
             entry = self.pending[0]
-            got, c, usable, done = entry
-            k = min(n - have, len(usable) - done)
-            parts.append((got, c, usable, done, done + k))
+            hands, done, shuffles = entry
+            k = min(n - have, len(hands) - done)
+            parts.append(hands[done:done + k])
+            if shuffles is not None:
+                orders.append(shuffles[done:done + k])
             have += k
-            entry[3] += k
-            if entry[3] == len(usable):
+            entry[1] += k
+            if entry[1] == len(hands):
                 self.pending.pop(0)
-        return self._deals(parts)
+        return self._deals(parts, orders)
 
-    def _deals(self, parts) -> PoolDeals:
+    def _next_chunk(self) -> list:
+        """The next chunk's fitting hands (packed) in the stream's order, none taken yet,
+        and at three or four seats the shuffles of the cards each leaves."""
+        if not self.chunks or self.chunks[0] in self.read:
+            raise RuntimeError("the pool ran out of deals for this hand (it holds "
+                               "thousands for every hand: this should not happen)")
+        c = self.chunks.pop(0)
+        self.read.add(c)
+        got = chunk(self.rs, self.n_seats, self.tables, c)
+        usable = np.flatnonzero((got.cards & self.own) == 0)
+        hands = got.packed[usable[np.argsort(self.keys[usable], kind="stable")]]
+        shuffles = None
+        if self.n_seats > 2:
+            if self.rng is None:
+                seed, spawn_key = self.rng_seed
+                self.rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=spawn_key))
+            shuffles = np.empty((len(hands), 26), np.int64)
+            shuffles[:] = np.arange(26)
+            self.rng.permuted(shuffles, axis=1, out=shuffles)
+        return [hands, 0, shuffles]
+
+    def _deals(self, parts, orders) -> PoolDeals:
         if not parts:                                          # (take(0))
             k = self.n_seats - 1
             return PoolDeals(np.zeros((0, k, 13), np.int64), np.zeros((0, k, 3), np.int64),
                              np.zeros((0, k, 3), np.int32), np.zeros((0, k), np.int8))
-        first = [(got, usable[a:b]) for got, c, usable, a, b in parts]
-        codes = np.concatenate([got.codes[idx] for got, idx in first]).astype(np.int64)
-        rows = np.concatenate([got.rows[idx] for got, idx in first]).astype(np.int64)
-        vals = np.concatenate([got.vals[idx] for got, idx in first])
-        auto = np.concatenate([got.auto[idx] for got, idx in first])
+        codes, rows, vals, auto = _unpacked(np.concatenate(parts))
+        codes, rows = codes.astype(np.int64), rows.astype(np.int64)
+        vals, auto = np.ascontiguousarray(vals), np.ascontiguousarray(auto)
         if self.n_seats == 2:
             return PoolDeals(codes[:, None], rows[:, None], vals[:, None], auto[:, None])
         # The other opponents: the 26 cards the solver's hand and the first leave,
-        # ascending, shuffled by the chunk's seed for this solve and dealt 13 each.
-        order = np.concatenate([self._order(c, len(usable))[a:b]
-                                for got, c, usable, a, b in parts])
+        # ascending, shuffled and dealt 13 each.
+        order = np.concatenate(orders)
         left = ~(self.own | _card_masks(codes)) & np.uint64((1 << 52) - 1)
         bits = (left[:, None] >> np.arange(52, dtype=np.uint64)) & np.uint64(1)
         rest = np.nonzero(bits)[1].reshape(len(codes), 26)
@@ -341,21 +395,17 @@ class Stream:
                          np.concatenate([vals[:, None], o_vals], axis=1),
                          np.concatenate([auto[:, None], o_auto], axis=1))
 
-    def _order(self, c: int, count: int) -> np.ndarray:
-        """The shuffles of the cards left by chunk c's ``count`` usable hands (drawn once
-        a chunk, so that the i-th hand's does not depend on the batches)."""
-        if c not in self.orders:
-            rng = np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(3, c)))
-            order = np.empty((count, 26), np.int64)
-            order[:] = np.arange(26)
-            self.orders[c] = rng.permuted(order, axis=1, out=order)
-        return self.orders[c]
-
 
 def streams(rs: RuleSet, n_seats: int, tables, own_codes, seed: int) -> "tuple[Stream, Stream]":
     """(deals, held-out deals) of ``solve(..., seed=seed)`` at ``n_seats`` seats for the
-    hand ``own_codes``."""
+    hand ``own_codes``: the chunks of :func:`chunk_order` ``(seed)`` from the first on,
+    and from the last backwards, each chunk's fitting hands in the order of
+    :func:`hand_keys` ``(seed)``; at three or four seats each stream shuffles the cards
+    they leave by a generator of its own (``SeedSequence(seed, spawn_key=(2, 0))``, and
+    ``(2, 1)`` for the held-out deals)."""
     read: "set[int]" = set()
-    c0 = first_chunk(seed)
-    return (Stream(rs, n_seats, tables, own_codes, seed, c0, 1, read),
-            Stream(rs, n_seats, tables, own_codes, seed, c0 - 1, -1, read))
+    order, keys = chunk_order(seed), hand_keys(seed)
+    return (Stream(rs, n_seats, tables, own_codes, order, keys,
+                   (seed, (2, 0)), read),
+            Stream(rs, n_seats, tables, own_codes, order[::-1], keys,
+                   (seed, (2, 1)), read))

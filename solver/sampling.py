@@ -473,9 +473,9 @@ class Deals:
     first two come from the pool, decided once by ``cap`` (never by the held-out deals,
     which do not change the choice); dealt, from the seeds :func:`batch_seed` and
     ``seed`` name.  From the pool, the fixed deals and the batches come one after the
-    other from one stream, forwards from :func:`solver.pool.first_chunk` ``(seed)``
-    (so adaptive sampling's deals are the first deals of ``samples=N``), each call giving
-    the next ones.  The held-out deals come from the pool's backward stream where it
+    other from the seed's stream through the pool (:func:`solver.pool.streams`; so
+    adaptive sampling's deals are the first deals of ``samples=N``), each call giving
+    the next ones.  The held-out deals come from the seed's other stream where it
     applies and they are at most ``solver.pool.MAX_HELD_OUT``, else dealt from
     :func:`holdout_seed` (either way independent of the deals that chose).  Each is an
     :class:`Opponents`."""
