@@ -117,3 +117,38 @@ def test_an_unwritable_cache_is_skipped(tmp_path):
     blocked.write_text("")
     assert not _cache.save_arrays(blocked / "below" / "x.npz", {"a": np.zeros(3)})
     assert _cache.load_arrays(blocked / "below" / "x.npz", ("a",), lambda a: True) is None
+
+
+def test_a_read_only_install_with_an_unwritable_home_imports_and_solves(tmp_path):
+    """Nothing can be written: the package's folders (each ``__pycache__`` is a file, so
+    no one, root included, can make the folder) and the home (below a file, so no
+    ``~/.cache``).  Numba then has no cache locator, the row tables and the pool have no
+    folder: every cache lives in memory, and the library imports and solves all the
+    same (it raised ``RuntimeError: cannot cache function ...`` at import)."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    package = Path(solver.__file__).resolve().parent
+    shutil.copytree(package, tmp_path / "solver", ignore=shutil.ignore_patterns("__pycache__"))
+    for folder in [tmp_path / "solver", *(tmp_path / "solver").rglob("*")]:
+        if folder.is_dir():
+            (folder / "__pycache__").write_text("")       # (a file where the folder goes)
+    (tmp_path / "home").write_text("")
+    before = sorted(str(p) for p in tmp_path.rglob("*"))
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("NUMBA_CACHE_DIR", "SOLVER_CACHE_DIR", pool.CACHE_ENV,
+                        "XDG_CACHE_HOME", "PYTHONPATH")}
+    env.update(HOME=str(tmp_path / "home" / "user"), PYTHONPATH=str(tmp_path),
+               PYTHONDONTWRITEBYTECODE="1")
+    code = ("import solver, solver._jit as j; assert solver.__file__.startswith(%r); "
+            "s = solver.solve('As Kd Qh Jc Ts 9s 8d 7h 6c 5s 4d 3h 2c', 'classic', players=2, "
+            "samples=100); print(s.pooled, s.samples, j.numba_can_cache())" % str(tmp_path))
+    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stdout.split() == ["True", "100", "False"]
+    assert "Traceback" not in run.stderr
+    assert sorted(str(p) for p in tmp_path.rglob("*")) == before      # nothing written
