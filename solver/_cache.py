@@ -1,5 +1,14 @@
-"""Files the library builds once per machine and keeps on disk (the row tables of
-:mod:`solver.tables`, the pool chunks of :mod:`solver.pool`): how one is read and written.
+"""The one folder where the library keeps what it builds once per machine -- the row
+tables of :mod:`solver.tables` (``rows-*.npz``) and the pools of :mod:`solver.pool`
+(``pool/``) -- and how a file in it is read and written.
+
+The folder is ``$SOLVER_CACHE_DIR``, else ``$XDG_CACHE_HOME/chinese-poker-solver``, else
+``~/.cache/chinese-poker-solver``; ``SOLVER_CACHE_DIR`` set empty keeps everything in
+memory.  (Until 2026-12 the pools had a folder and a variable of their own,
+``~/.cache/solver`` and ``$SOLVER_CACHE``: that variable is no longer read, which the
+library says once if it is set, and the old pools are never read again: every update of
+the package starts new ones anyway.  They are deleted as any unused pool is, after
+:data:`solver.pool.STALE_DAYS` days, see :func:`old_pools`.)
 
 A cache file is only ever a copy of something the library can build again, so reading
 one never fails: a missing file is None, and so is a damaged one (cut off, a byte
@@ -21,6 +30,47 @@ from pathlib import Path
 from typing import Callable, Optional
 
 import numpy as np
+
+
+CACHE_ENV = "SOLVER_CACHE_DIR"
+FOLDER = "chinese-poker-solver"
+OLD_POOL_ENV = "SOLVER_CACHE"           # the pools' own variable until 2026-12 (not read)
+OLD_POOL_FOLDER = "solver"              # and their folder in the user's cache
+
+_told_old_variable = False
+
+
+def cache_dir() -> Optional[Path]:
+    """The library's cache folder (module docstring); None when ``$SOLVER_CACHE_DIR``
+    is set empty (memory only)."""
+    configured = os.environ.get(CACHE_ENV)
+    _tell_old_variable(configured)
+    if configured is not None:
+        return Path(configured) if configured else None
+    return _user_cache() / FOLDER
+
+
+def _user_cache() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME")
+                or os.path.join(os.path.expanduser("~"), ".cache"))
+
+
+def old_pools() -> Path:
+    """Where pools were kept until 2026-12 (``~/.cache/solver/pool``): only ever
+    deleted from, as stale pools are (:mod:`solver.pool`)."""
+    return _user_cache() / OLD_POOL_FOLDER / "pool"
+
+
+def _tell_old_variable(configured: Optional[str]) -> None:
+    """Say once a process, on stderr, that ``$SOLVER_CACHE`` is set but no longer read."""
+    global _told_old_variable
+    old = os.environ.get(OLD_POOL_ENV)
+    if _told_old_variable or not old or (configured or "") == old:
+        return
+    _told_old_variable = True
+    where = configured if configured is not None else "its default"
+    print(f"solver: ${OLD_POOL_ENV} is no longer read: every cache is in ${CACHE_ENV} "
+          f"({where or 'set empty: memory only'})", file=sys.stderr, flush=True)
 
 
 def load_arrays(path: Path, names: "tuple[str, ...]",

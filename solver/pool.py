@@ -62,22 +62,26 @@ by ``samples`` alone, so that the held-out deals never change the choice), and i
 held-out deals only if they are at most ``MAX_HELD_OUT`` (more are dealt: independent
 all the same), so the two always fit.
 
-A chunk is set the first time a solve reads it (0.1-0.2 s) and kept in the user's cache
-directory (``$SOLVER_CACHE``, else ``$XDG_CACHE_HOME/solver``, else
-``~/.cache/solver``), under a name that changes with the package's sources and data and
-NumPy's version, so an update never reads another version's settings.  Every solve with
-the default ``seed=0`` reads the same few chunks; new seeds fill the rest over time (the
-whole pool: 524,288 hands, about 11 s of setting and 17 MB a rule set and seat count;
-a process keeps the chunks it has read in memory, 21 MB for a whole pool).  A directory
-that cannot be written to keeps the chunks in memory only.  Pools that no process has
-used for ``STALE_DAYS`` days (other versions' above all) are deleted when a process first
-uses a pool; ``rm -r ~/.cache/solver/pool`` deletes them all.
+A chunk is set the first time a solve reads it (0.1-0.2 s) and kept in the library's
+cache folder (:func:`solver._cache.cache_dir`: ``$SOLVER_CACHE_DIR``, else
+``~/.cache/chinese-poker-solver``), under ``pool/`` and a name that changes with the
+package's sources and data and NumPy's version, so an update never reads another
+version's settings.  Every solve with the default ``seed=0`` reads the same few chunks;
+other seeds fill the rest over time (the whole pool: 524,288 hands, about 11 s of
+setting and 17 MB a rule set and seat count; a process keeps the chunks it has read in
+memory, 21 MB for a whole pool).  A folder that cannot be written to, or
+``SOLVER_CACHE_DIR`` set empty, keeps the chunks in memory only, and a damaged chunk
+file is said on stderr and set again.  Pools that no process has used for
+``STALE_DAYS`` days (other versions' above all, and those of the folder pools had until
+2026-12, ``~/.cache/solver/pool``) are deleted when a process first uses a pool;
+``rm -r ~/.cache/chinese-poker-solver/pool`` deletes them all.
 """
 from __future__ import annotations
 
 import functools
 import hashlib
 import os
+import re
 import shutil
 import sys
 import threading
@@ -87,7 +91,7 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from ._cache import load_arrays, save_arrays
+from ._cache import cache_dir, load_arrays, old_pools, save_arrays
 from ._jit import doing, notices_enabled, source_digest
 from .policy import builtin_policy, set_hands
 from .rows import bonus_rank_of
@@ -99,7 +103,6 @@ POOL_SEED = 0x9E3779B97F4A7C15 >> 1     # (any fixed number: the same pool every
 MAX_DEALS = 3500             # a solve's deals, at most (more: dealt)
 MAX_HELD_OUT = 1500          # its held-out deals, at most (more: dealt)
 POOL_FORMAT = 1              # raised when a chunk's contents change meaning
-CACHE_ENV = "SOLVER_CACHE"
 STALE_DAYS = 30              # another version's pool unused this long is deleted
 
 
@@ -169,15 +172,6 @@ def _path(seed: int) -> "tuple[np.ndarray, np.ndarray]":
     return order, keys
 
 
-def cache_root() -> Path:
-    """Where pools are kept: ``$SOLVER_CACHE``, else ``$XDG_CACHE_HOME/solver``, else
-    ``~/.cache/solver``."""
-    if os.environ.get(CACHE_ENV):
-        return Path(os.environ[CACHE_ENV])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "solver"
-
-
 @functools.lru_cache(maxsize=1)
 def _version_digest() -> str:
     """A digest of what decides a pool's contents: the package's sources and data (the
@@ -190,10 +184,14 @@ def _version_digest() -> str:
     return digest.hexdigest()[:16]
 
 
-def pool_dir(rs: RuleSet, n_seats: int) -> Path:
-    """The directory of ``rs``'s pool for ``n_seats`` seats (one file a chunk)."""
-    return (cache_root() / "pool"
-            / f"{rs.name.replace(':', '-')}-{n_seats}seats-{_version_digest()}")
+def pool_dir(rs: RuleSet, n_seats: int) -> Optional[Path]:
+    """The folder of ``rs``'s pool for ``n_seats`` seats (one file a chunk), in the
+    library's cache folder (:func:`solver._cache.cache_dir`); None when that is set
+    empty (memory only)."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    return folder / "pool" / f"{rs.name.replace(':', '-')}-{n_seats}seats-{_version_digest()}"
 
 
 _chunks: "dict[tuple[str, int, int], Chunk]" = {}        # kept in this process
@@ -211,31 +209,48 @@ def chunk(rs: RuleSet, n_seats: int, tables, c: int) -> Chunk:
     with _lock:                    # (threads of solve_many: one sets it, the others wait)
         got = _chunks.get(key)
         if got is None:
-            path = pool_dir(rs, n_seats) / f"chunk-{c:03d}.npz"
-            if path.parent not in _used:
-                _used.add(path.parent)
-                _mark_used(path.parent)
-            got = _read(path)
+            folder = pool_dir(rs, n_seats)
+            path = None if folder is None else folder / f"chunk-{c:03d}.npz"
+            if folder is not None and folder not in _used:
+                _used.add(folder)
+                _mark_used(folder)
+            got = None if path is None else _read(path)
             if got is None:
-                _tell(rs, n_seats, path.parent)
+                _tell(rs, n_seats, folder)
                 with doing("setting the pool's hands"):
                     got = _set_chunk(rs, n_seats, tables, c)
-                _write(path, got)
+                if path is not None:
+                    _write(path, got)
             _chunks[key] = got
     return got
 
 
+# A pool's folder name: rule set, seats, version digest (what old_pools may delete).
+_POOL_NAME = re.compile(r"[a-z0-9-]+-[234]seats-[0-9a-f]{16}")
+
+
 def _mark_used(where: Path) -> None:
     """Note that the pool ``where`` is in use (its directory's time), and delete the
-    pools beside it that no process has used for STALE_DAYS days (other versions'; an
-    unwritable cache is left as it is)."""
+    pools beside it, and those of the folder pools had until 2026-12
+    (:func:`solver._cache.old_pools`), that no process has used for STALE_DAYS days
+    (other versions'; an unwritable cache is left as it is)."""
+    cutoff = time.time() - STALE_DAYS * 86400
     try:
         if where.exists():
             os.utime(where)
-        cutoff = time.time() - STALE_DAYS * 86400
         for other in where.parent.iterdir():
             if other != where and other.is_dir() and other.stat().st_mtime < cutoff:
                 shutil.rmtree(other, ignore_errors=True)
+    except OSError:
+        pass
+    old = old_pools()
+    try:
+        for other in old.iterdir():
+            if (_POOL_NAME.fullmatch(other.name) and other.is_dir()
+                    and other.stat().st_mtime < cutoff):
+                shutil.rmtree(other, ignore_errors=True)
+        old.rmdir()                     # (only if empty: then the folder above it too)
+        old.parent.rmdir()
     except OSError:
         pass
 
@@ -243,15 +258,15 @@ def _mark_used(where: Path) -> None:
 _told: "set[tuple[str, int]]" = set()
 
 
-def _tell(rs: RuleSet, n_seats: int, where: Path) -> None:
+def _tell(rs: RuleSet, n_seats: int, where: Optional[Path]) -> None:
     """Say on stderr, once a process and pool, that the pool's hands are being set (a
     first solve's seconds that are not compiling; never with ``SOLVER_QUIET=1``)."""
     if (rs.name, n_seats) in _told or not notices_enabled():
         return
     _told.add((rs.name, n_seats))
+    kept = "kept in memory only" if where is None else f"once per machine, kept in {where}"
     print(f"setting opponent hands for the {rs.name} pool of {n_seats} seats ({CHUNK:,} at "
-          f"a time, 0.1-0.2 s each; once per machine, kept in {where})...", file=sys.stderr,
-          flush=True)
+          f"a time, 0.1-0.2 s each; {kept})...", file=sys.stderr, flush=True)
 
 
 def _set_chunk(rs: RuleSet, n_seats: int, tables, c: int) -> Chunk:

@@ -38,13 +38,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import itertools
-import os
 from pathlib import Path
 from typing import NamedTuple, Optional
 
 import numpy as np
 
-from ._cache import load_arrays, save_arrays
+from ._cache import cache_dir, load_arrays, save_arrays
 from .cards import FIRST_JOKER, N_CODES, code_rank, code_suit
 from .kernels import ROW_SHIFT, SUIT_BITS
 from .rules import CATEGORIES, CATEGORY_INDEX as C, RuleSet, rule_set as _rules
@@ -287,16 +286,6 @@ def _build(rules: RuleSet, bonus_rank: int) -> RowTables:
                      np.concatenate([[-1], values]).astype(np.int32))
 
 
-def _cache_dir() -> Optional[Path]:
-    """Where built tables are kept between processes (SOLVER_CACHE_DIR, or the user's
-    cache folder); None when SOLVER_CACHE_DIR is set empty."""
-    configured = os.environ.get("SOLVER_CACHE_DIR")
-    if configured is not None:
-        return Path(configured) if configured else None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "chinese-poker-solver"
-
-
 @functools.lru_cache(maxsize=None)
 def _source_digest() -> str:
     # Tables are a pure function of the code that builds them (this module, the ladder in
@@ -313,16 +302,17 @@ def _source_digest() -> str:
 def row_tables(rules: "str | RuleSet", bonus_rank: int = -1) -> RowTables:
     """The row tables of a rule set (and, for ``bonus``, of one Bonus rank 0..12).
 
-    Built on first use, then kept in memory and in a cache folder on disk, so a fresh
-    process loads them in milliseconds instead of rebuilding (about a second); a damaged
-    file there is said on stderr and built again (:mod:`solver._cache`).
+    Built on first use, then kept in memory and in the library's cache folder on disk
+    (:func:`solver._cache.cache_dir`), so a fresh process loads them in milliseconds
+    instead of rebuilding (about a second); a damaged file there is said on stderr and
+    built again.
     """
     rs = _rules(rules)
     if rs.cut_card != (bonus_rank >= 0):
         raise ValueError(f"{rs.name}: a Bonus rank is {'required' if rs.cut_card else 'not used'}")
     # Rule sets that differ only in scoring share one set of tables.
     deck_id = f"s{rs.spade_copies}j{rs.jokers}b{bonus_rank}"
-    folder = _cache_dir()
+    folder = cache_dir()
     path = folder / f"rows-{deck_id}-{_source_digest()}.npz" if folder else None
     if path is not None:
         arrays = load_arrays(path, RowTables._fields, _valid_tables)

@@ -1,6 +1,7 @@
 """The files the library keeps on disk (solver._cache): the row tables (solver.tables)
-and the pool's chunks (solver.pool).  A damaged file -- cut off, a byte changed, empty
--- is said in one line and built again, never an exception."""
+and the pool's chunks (solver.pool), in one folder named by one variable.  A damaged
+file -- cut off, a byte changed, empty -- is said in one line and built again, never
+an exception; where nothing can be written, everything lives in memory."""
 import numpy as np
 import pytest
 
@@ -33,8 +34,7 @@ def _same(a, b) -> bool:
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
     """An empty cache folder of this test's own (and a pool read from it alone)."""
-    monkeypatch.setenv("SOLVER_CACHE_DIR", str(tmp_path / "tables"))
-    monkeypatch.setenv(pool.CACHE_ENV, str(tmp_path / "pools"))
+    monkeypatch.setenv(_cache.CACHE_ENV, str(tmp_path))
     monkeypatch.setattr(pool, "_chunks", {})
     monkeypatch.setattr(pool, "_used", set())
     return tmp_path
@@ -48,7 +48,7 @@ def _only_line(err: str, path) -> None:
 def test_a_damaged_row_table_file_is_built_again(damage, cache, capsys):
     build = row_tables.__wrapped__                # (not this process's memory: the disk)
     made = build("classic")
-    [path] = (cache / "tables").glob("rows-*.npz")
+    [path] = cache.glob("rows-*.npz")
     path.write_bytes(DAMAGE[damage](path.read_bytes()))
     capsys.readouterr()
     assert _same(build("classic"), made)
@@ -82,7 +82,7 @@ def test_any_changed_byte_is_caught_or_harmless(kind, cache, rng, capsys):
     if kind == "tables":
         build = row_tables.__wrapped__
         made = build("classic")
-        [path] = (cache / "tables").glob("rows-*.npz")
+        [path] = cache.glob("rows-*.npz")
 
         def read():
             got = _cache.load_arrays(path, solver.tables.RowTables._fields,
@@ -139,7 +139,7 @@ def test_a_read_only_install_with_an_unwritable_home_imports_and_solves(tmp_path
     (tmp_path / "home").write_text("")
     before = sorted(str(p) for p in tmp_path.rglob("*"))
     env = {k: v for k, v in os.environ.items()
-           if k not in ("NUMBA_CACHE_DIR", "SOLVER_CACHE_DIR", pool.CACHE_ENV,
+           if k not in ("NUMBA_CACHE_DIR", _cache.CACHE_ENV, _cache.OLD_POOL_ENV,
                         "XDG_CACHE_HOME", "PYTHONPATH")}
     env.update(HOME=str(tmp_path / "home" / "user"), PYTHONPATH=str(tmp_path),
                PYTHONDONTWRITEBYTECODE="1")
@@ -152,3 +152,46 @@ def test_a_read_only_install_with_an_unwritable_home_imports_and_solves(tmp_path
     assert run.stdout.split() == ["True", "100", "False"]
     assert "Traceback" not in run.stderr
     assert sorted(str(p) for p in tmp_path.rglob("*")) == before      # nothing written
+
+
+def test_one_folder_for_every_cache(tmp_path, monkeypatch, capsys):
+    """The row tables and the pools share one folder, ``$SOLVER_CACHE_DIR`` or
+    ``~/.cache/chinese-poker-solver`` (the pools had ``~/.cache/solver`` and
+    ``$SOLVER_CACHE`` until 2026-12)."""
+    import os
+    import time
+    for name in (_cache.CACHE_ENV, _cache.OLD_POOL_ENV):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setattr(pool, "_chunks", {})
+    monkeypatch.setattr(pool, "_used", set())
+    folder = tmp_path / "xdg" / "chinese-poker-solver"
+    assert _cache.cache_dir() == folder
+    # The old folder's pools: deleted once no process has used them for STALE_DAYS days
+    # (as any pool), and the folder with them; what is not a pool is left alone.
+    old = tmp_path / "xdg" / "solver" / "pool"
+    stale, recent = old / "pagat-2seats-0123456789abcdef", old / "classic-4seats-0123456789abcdee"
+    for d in (stale, recent):
+        d.mkdir(parents=True)
+        (d / "chunk-000.npz").write_bytes(b"")
+    (old / "notes").mkdir()
+    long_ago = time.time() - (pool.STALE_DAYS + 1) * 86400
+    for d in (stale, old / "notes"):
+        os.utime(d, (long_ago, long_ago))
+    rs = solver.rule_set("pagat")
+    tables = row_tables.__wrapped__("pagat")
+    pool.chunk(rs, 2, tables, 5)
+    assert sorted(p.name for p in folder.iterdir()) == ["pool", *[p.name for p in folder.glob("rows-*")]]
+    assert [p.name for p in folder.glob("rows-*")] and (pool.pool_dir(rs, 2) / "chunk-005.npz").exists()
+    assert not stale.exists() and recent.exists() and (old / "notes").exists()
+    # $SOLVER_CACHE_DIR moves both; the old variable is not read, and says so once.
+    monkeypatch.setenv(_cache.CACHE_ENV, str(tmp_path / "mine"))
+    monkeypatch.setenv(_cache.OLD_POOL_ENV, str(tmp_path / "old"))
+    monkeypatch.setattr(_cache, "_told_old_variable", False)
+    capsys.readouterr()
+    assert pool.pool_dir(rs, 2).parent.parent == _cache.cache_dir() == tmp_path / "mine"
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "$SOLVER_CACHE is no longer read" in err
+    row_tables.__wrapped__("pagat")
+    assert [p.name for p in (tmp_path / "mine").glob("rows-*")]
+    assert capsys.readouterr().err == ""

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import solver
-from solver import pool
+from solver import _cache, pool
 from solver.policy import builtin_policy, set_hands
 from solver.sampling import Deals, deal_unseen, prepare_hand, use_pool
 
@@ -256,7 +256,7 @@ def test_solve_sample_opponents_and_review_agree_on_pool_deals(players):
 def test_the_cache_on_disk(tmp_path, monkeypatch):
     import os
     import time
-    monkeypatch.setenv(pool.CACHE_ENV, str(tmp_path))
+    monkeypatch.setenv(_cache.CACHE_ENV, str(tmp_path))
     monkeypatch.setattr(pool, "_chunks", {})
     monkeypatch.setattr(pool, "_used", set())
     # Pools unused for STALE_DAYS days (another version's) go when a pool is first used.
@@ -283,9 +283,15 @@ def test_the_cache_on_disk(tmp_path, monkeypatch):
     # A cache that cannot be written: the chunks live in memory only.
     blocked = tmp_path / "file"
     blocked.write_text("")
-    monkeypatch.setenv(pool.CACHE_ENV, str(blocked / "below"))
+    monkeypatch.setenv(_cache.CACHE_ENV, str(blocked / "below"))
     monkeypatch.setattr(pool, "_chunks", {})
     assert all(np.array_equal(x, y) for x, y in zip(pool.chunk(rs, 2, tables, 5), made))
     assert not (blocked / "below").exists()
+    # SOLVER_CACHE_DIR set empty: memory only.
+    monkeypatch.setenv(_cache.CACHE_ENV, "")
+    monkeypatch.setattr(pool, "_chunks", {})
+    assert pool.pool_dir(rs, 2) is None
+    assert all(np.array_equal(x, y) for x, y in zip(pool.chunk(rs, 2, tables, 5), made))
     # Another version of the package or its model keeps its pools apart.
+    monkeypatch.setenv(_cache.CACHE_ENV, str(tmp_path))
     assert pool._version_digest() in pool.pool_dir(rs, 2).name
