@@ -46,11 +46,12 @@ opponents' hands a hand can meet in the pool, whatever the seeds -- heads-up, th
 distinct deals (at three or four seats the other opponents' hands are dealt afresh
 for each seed).  Each seed takes its own path through them: ``solve(..., seed=s)``
 reads the chunks in the order :func:`chunk_order` ``(s)`` (a permutation of them all)
-and each chunk's fitting hands in an order of its own, drawn from
-``SeedSequence(s, spawn_key=(2, 0))``, which also shuffles the rest of each deal at
-three or four seats.  Its deals come from the first chunk of that order on (adaptive
-sampling's batches one after the other); its held-out deals from the last chunk
-backwards, ordered by ``SeedSequence(s, spawn_key=(2, 1))``.  The two streams meet only
+and each chunk's fitting hands in the order of :func:`hand_keys` ``(s)`` (a random key
+for each place in a chunk), both drawn from ``SeedSequence(s, spawn_key=(2,))``.  Its
+deals come from the first chunk of that order on (adaptive sampling's batches one after
+the other); its held-out deals from the last chunk backwards; at three or four seats
+the rest of each deal is shuffled by ``SeedSequence(s, spawn_key=(2, 0))``, and
+``(2, 1)`` for the held-out deals.  The two streams meet only
 after every chunk has been read, so they never share a hand, and the held-out EV stays
 independent of the deals that chose the setting.  What a stream draws, it draws when it
 first reads a chunk, so its deals do not depend on how it is cut into batches.  Two
@@ -380,7 +381,8 @@ class Stream:
         if self.n_seats > 2:
             if self.rng is None:
                 seed, spawn_key = self.rng_seed
-                self.rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=spawn_key))
+                self.rng = np.random.default_rng(
+                    np.random.SeedSequence(seed, spawn_key=spawn_key))
             shuffles = np.empty((len(hands), 26), np.int64)
             shuffles[:] = np.arange(26)
             self.rng.permuted(shuffles, axis=1, out=shuffles)

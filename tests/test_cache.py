@@ -168,7 +168,7 @@ def test_one_folder_for_every_cache(tmp_path, monkeypatch, capsys):
     folder = tmp_path / "xdg" / "chinese-poker-solver"
     assert _cache.cache_dir() == folder
     # The old folder's pools: deleted once no process has used them for STALE_DAYS days
-    # (as any pool), and the folder with them; what is not a pool is left alone.
+    # (as any pool; the folder goes once nothing is left in it); what is not a pool stays.
     old = tmp_path / "xdg" / "solver" / "pool"
     stale, recent = old / "pagat-2seats-0123456789abcdef", old / "classic-4seats-0123456789abcdee"
     for d in (stale, recent):
@@ -181,8 +181,9 @@ def test_one_folder_for_every_cache(tmp_path, monkeypatch, capsys):
     rs = solver.rule_set("pagat")
     tables = row_tables.__wrapped__("pagat")
     pool.chunk(rs, 2, tables, 5)
-    assert sorted(p.name for p in folder.iterdir()) == ["pool", *[p.name for p in folder.glob("rows-*")]]
-    assert [p.name for p in folder.glob("rows-*")] and (pool.pool_dir(rs, 2) / "chunk-005.npz").exists()
+    tables_files = [p.name for p in folder.glob("rows-*")]
+    assert tables_files and sorted(p.name for p in folder.iterdir()) == ["pool", *tables_files]
+    assert (pool.pool_dir(rs, 2) / "chunk-005.npz").exists()
     assert not stale.exists() and recent.exists() and (old / "notes").exists()
     # $SOLVER_CACHE_DIR moves both; the old variable is not read, and says so once.
     monkeypatch.setenv(_cache.CACHE_ENV, str(tmp_path / "mine"))

@@ -211,7 +211,8 @@ def test_every_seed_deals_its_own_hands():
     assert a.ev_in_sample != b.ev_in_sample and a.ev != b.ev
     # At four seats the other opponents' hands are each seed's too.
     four = prepare_hand(HAND, "classic", None, 4)
-    assert not np.array_equal(_pool_deals(four, 20, 0)[0][:, 1:], _pool_deals(four, 20, 54)[0][:, 1:])
+    assert not np.array_equal(_pool_deals(four, 20, 0)[0][:, 1:],
+                              _pool_deals(four, 20, 54)[0][:, 1:])
 
 
 def _mean_units(sol, deals, rules):
