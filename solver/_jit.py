@@ -81,12 +81,36 @@ _clear_stale_caches()
 
 
 def njit(*args, **kwargs):
-    """``numba.njit`` with the project's defaults (cache, nogil, no fastmath)."""
+    """``numba.njit`` with the project's defaults (cache, nogil, no fastmath).  Where
+    Numba has nowhere to keep its cache (a read-only install and an unwritable home:
+    neither the package's ``__pycache__`` nor ``~/.cache/numba`` can be written, and no
+    ``NUMBA_CACHE_DIR``), the kernel is compiled without one, in every process, rather
+    than failing at import (:func:`numba_can_cache` tells which)."""
     options = dict(cache=True, nogil=True)
     options.update(kwargs)
     if args and callable(args[0]):
-        return numba.njit(**options)(args[0])
-    return numba.njit(*args, **options)
+        return _jitted(args[0], (), options)
+    return lambda func: _jitted(func, args, options)
+
+
+_CANNOT_CACHE = "cannot cache function"       # Numba's RuntimeError when no locator fits
+_uncached: "list[str]" = []                   # kernels compiled without a cache
+
+
+def _jitted(func, args: tuple, options: dict):
+    try:
+        return numba.njit(*args, **options)(func)
+    except RuntimeError as e:
+        if not options.get("cache") or _CANNOT_CACHE not in str(e):
+            raise
+    _uncached.append(func.__qualname__)
+    return numba.njit(*args, **dict(options, cache=False))(func)
+
+
+def numba_can_cache() -> bool:
+    """Whether every kernel made so far keeps its compiled code on disk (False: a
+    read-only install with an unwritable home compiles them in every process)."""
+    return not _uncached
 
 
 # --- a kernel's source run as plain Python -------------------------------------------------

@@ -41,38 +41,50 @@ Layout and streams
 A pool is ``N_CHUNKS`` chunks of ``CHUNK`` hands, chunk ``c`` drawn from
 ``SeedSequence(POOL_SEED, spawn_key=(c,))``.  About one pool hand in 78 shares no card
 with a given hand (C(39, 13) / C(52, 13) = 1.28%), so a chunk holds about 105 first
-hands for it.  ``solve(..., seed=s)`` starts at chunk :func:`first_chunk` ``(s)`` and
-takes its deals chunk after chunk forwards (adaptive sampling's batches one after the
-other); its held-out deals go backwards from the chunk before.  The two streams meet
-only after every chunk has been read, so they never share a hand, and the held-out EV
-stays independent of the deals that chose the setting.  The rest of the deal of a
-stream's i-th hand from chunk c is shuffled by ``SeedSequence(s, spawn_key=(3, c))``,
-so it does not depend on how the stream is cut into batches.  A solve reads its deals
-from the pool only if it may use at most ``MAX_DEALS`` (decided by ``samples`` alone,
-so that the held-out deals never change the choice), and its held-out deals only if
-they are at most ``MAX_HELD_OUT`` (more are dealt: independent all the same).  The pool
-holds about 6,700 first hands for every hand (standard deviation 81), so the two always
-fit.
+hands for it, and the pool about 6,700 (standard deviation 81): the distinct first
+opponents' hands a hand can meet in the pool, whatever the seeds -- heads-up, the
+distinct deals (at three or four seats the other opponents' hands are dealt afresh
+for each seed).  Each seed takes its own path through them: ``solve(..., seed=s)``
+reads the chunks in the order :func:`chunk_order` ``(s)`` (a permutation of them all)
+and each chunk's fitting hands in the order of :func:`hand_keys` ``(s)`` (a random key
+for each place in a chunk), both drawn from ``SeedSequence(s, spawn_key=(2,))``.  Its
+deals come from the first chunk of that order on (adaptive sampling's batches one after
+the other); its held-out deals from the last chunk backwards; at three or four seats
+the rest of each deal is shuffled by ``SeedSequence(s, spawn_key=(2, 0))``, and
+``(2, 1)`` for the held-out deals.  The two streams meet only
+after every chunk has been read, so they never share a hand, and the held-out EV stays
+independent of the deals that chose the setting.  What a stream draws, it draws when it
+first reads a chunk, so its deals do not depend on how it is cut into batches.  Two
+seeds share about as many hands as two uniform draws from the 6,700 would (a solve of
+n deals, about n * n / 6,700), so averaging solves over many seeds is at best as
+precise as 6,700 deals (``pool=False`` deals without limit).  A
+solve reads its deals from the pool only if it may use at most ``MAX_DEALS`` (decided
+by ``samples`` alone, so that the held-out deals never change the choice), and its
+held-out deals only if they are at most ``MAX_HELD_OUT`` (more are dealt: independent
+all the same), so the two always fit.
 
-A chunk is set the first time a solve reads it (0.1-0.2 s) and kept in the user's cache
-directory (``$SOLVER_CACHE``, else ``$XDG_CACHE_HOME/solver``, else
-``~/.cache/solver``), under a name that changes with the package's sources and data and
-NumPy's version, so an update never reads another version's settings.  Every solve with
-the default ``seed=0`` reads the same few chunks; new seeds fill the rest over time (the
-whole pool: 524,288 hands, about 11 s of setting and 17 MB a rule set and seat count;
-a process keeps the chunks it has read in memory, 21 MB for a whole pool).  A directory
-that cannot be written to keeps the chunks in memory only.  Pools that no process has
-used for ``STALE_DAYS`` days (other versions' above all) are deleted when a process first
-uses a pool; ``rm -r ~/.cache/solver/pool`` deletes them all.
+A chunk is set the first time a solve reads it (0.1-0.2 s) and kept in the library's
+cache folder (:func:`solver._cache.cache_dir`: ``$SOLVER_CACHE_DIR``, else
+``~/.cache/chinese-poker-solver``), under ``pool/`` and a name that changes with the
+package's sources and data and NumPy's version, so an update never reads another
+version's settings.  Every solve with the default ``seed=0`` reads the same few chunks;
+other seeds fill the rest over time (the whole pool: 524,288 hands, about 11 s of
+setting and 17 MB a rule set and seat count; a process keeps the chunks it has read in
+memory, 21 MB for a whole pool).  A folder that cannot be written to, or
+``SOLVER_CACHE_DIR`` set empty, keeps the chunks in memory only, and a damaged chunk
+file is said on stderr and set again.  Pools that no process has used for
+``STALE_DAYS`` days (other versions' above all, and those of the folder pools had until
+2026-12, ``~/.cache/solver/pool``) are deleted when a process first uses a pool;
+``rm -r ~/.cache/chinese-poker-solver/pool`` deletes them all.
 """
 from __future__ import annotations
 
 import functools
 import hashlib
 import os
+import re
 import shutil
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -80,6 +92,7 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
+from ._cache import cache_dir, load_arrays, old_pools, save_arrays
 from ._jit import doing, notices_enabled, source_digest
 from .policy import builtin_policy, set_hands
 from .rows import bonus_rank_of
@@ -91,7 +104,6 @@ POOL_SEED = 0x9E3779B97F4A7C15 >> 1     # (any fixed number: the same pool every
 MAX_DEALS = 3500             # a solve's deals, at most (more: dealt)
 MAX_HELD_OUT = 1500          # its held-out deals, at most (more: dealt)
 POOL_FORMAT = 1              # raised when a chunk's contents change meaning
-CACHE_ENV = "SOLVER_CACHE"
 STALE_DAYS = 30              # another version's pool unused this long is deleted
 
 
@@ -99,12 +111,36 @@ class Chunk(NamedTuple):
     """``CHUNK`` pool hands: ``cards[i]`` the 52-bit mask of hand i's cards,
     ``codes[i]`` its cards in the order dealt, and the model's setting: ``rows[i, r]``
     row r's position mask (bit p: ``codes[i, p]``), ``vals[i, r]`` its row value,
-    ``auto[i]`` a declared automatic win (``solver.scoring.AUTO_*``, then unset)."""
+    ``auto[i]`` a declared automatic win (``solver.scoring.AUTO_*``, then unset).
+    ``packed[i]``: all of hand i's but its mask in 32 bytes, of which the others are
+    views (see :func:`_chunk`), so that a stream takes a hand with one gather."""
     cards: np.ndarray      # uint64[CHUNK]
     codes: np.ndarray      # uint8[CHUNK, 13]
     rows: np.ndarray       # uint16[CHUNK, 3]
     vals: np.ndarray       # int32[CHUNK, 3]
     auto: np.ndarray       # int8[CHUNK]
+    packed: np.ndarray     # uint8[CHUNK, 32]
+
+
+# Where each array lies in a packed hand (vals first: aligned for int32, rows for uint16).
+_PACKED = {"vals": (slice(0, 12), np.int32), "rows": (slice(12, 18), np.uint16),
+           "codes": (slice(18, 31), np.uint8), "auto": (slice(31, 32), np.int8)}
+
+
+def _chunk(codes, rows, vals, auto) -> Chunk:
+    """A :class:`Chunk` of its hands' arrays (any integer types of the right shapes)."""
+    packed = np.empty((len(codes), 32), np.uint8)
+    for name, got in (("codes", codes), ("rows", rows), ("vals", vals), ("auto", auto)):
+        place, dtype = _PACKED[name]
+        packed[:, place] = np.asarray(got, dtype).reshape(len(codes), -1).view(np.uint8)
+    return Chunk(_card_masks(codes), *_unpacked(packed), packed)
+
+
+def _unpacked(packed: np.ndarray) -> tuple:
+    """(codes, rows, vals, auto) of packed hands, as views (codes, rows, vals: 2-d)."""
+    codes, rows, vals, auto = (packed[:, place].view(dtype) for place, dtype in
+                               (_PACKED[name] for name in ("codes", "rows", "vals", "auto")))
+    return codes, rows, vals, auto[:, 0]
 
 
 def applies(rs: RuleSet, n_seats: int, policy) -> bool:
@@ -116,25 +152,25 @@ def applies(rs: RuleSet, n_seats: int, policy) -> bool:
             and (policy is None or (isinstance(policy, str) and policy == "table")))
 
 
-def first_chunk(seed: int) -> int:
-    """The chunk ``solve(..., seed=seed)`` starts its deals at (its held-out deals: the
-    chunk before it, backwards)."""
-    return _first_chunk(int(seed))
+def chunk_order(seed: int) -> np.ndarray:
+    """The order in which ``solve(..., seed=seed)`` reads the pool's chunks: its deals
+    from the first on, its held-out deals from the last backwards (read-only)."""
+    return _path(int(seed))[0]
 
 
-@functools.lru_cache(maxsize=1024)
-def _first_chunk(seed: int) -> int:
-    state = np.random.SeedSequence(seed, spawn_key=(2,)).generate_state(1, np.uint64)[0]
-    return int(state % np.uint64(N_CHUNKS))
+def hand_keys(seed: int) -> np.ndarray:
+    """A random key for each place in a chunk: ``solve(..., seed=seed)`` takes a chunk's
+    fitting hands in the order of their keys (read-only)."""
+    return _path(int(seed))[1]
 
 
-def cache_root() -> Path:
-    """Where pools are kept: ``$SOLVER_CACHE``, else ``$XDG_CACHE_HOME/solver``, else
-    ``~/.cache/solver``."""
-    if os.environ.get(CACHE_ENV):
-        return Path(os.environ[CACHE_ENV])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "solver"
+@functools.lru_cache(maxsize=64)        # (64 seeds' keys: 2 MB; seed=0 is the default's)
+def _path(seed: int) -> "tuple[np.ndarray, np.ndarray]":
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(2,)))
+    order = rng.permutation(N_CHUNKS)
+    keys = rng.integers(0, 2 ** 32, CHUNK, dtype=np.uint32)
+    order.flags.writeable = keys.flags.writeable = False
+    return order, keys
 
 
 @functools.lru_cache(maxsize=1)
@@ -149,10 +185,14 @@ def _version_digest() -> str:
     return digest.hexdigest()[:16]
 
 
-def pool_dir(rs: RuleSet, n_seats: int) -> Path:
-    """The directory of ``rs``'s pool for ``n_seats`` seats (one file a chunk)."""
-    return (cache_root() / "pool"
-            / f"{rs.name.replace(':', '-')}-{n_seats}seats-{_version_digest()}")
+def pool_dir(rs: RuleSet, n_seats: int) -> Optional[Path]:
+    """The folder of ``rs``'s pool for ``n_seats`` seats (one file a chunk), in the
+    library's cache folder (:func:`solver._cache.cache_dir`); None when that is set
+    empty (memory only)."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    return folder / "pool" / f"{rs.name.replace(':', '-')}-{n_seats}seats-{_version_digest()}"
 
 
 _chunks: "dict[tuple[str, int, int], Chunk]" = {}        # kept in this process
@@ -170,31 +210,48 @@ def chunk(rs: RuleSet, n_seats: int, tables, c: int) -> Chunk:
     with _lock:                    # (threads of solve_many: one sets it, the others wait)
         got = _chunks.get(key)
         if got is None:
-            path = pool_dir(rs, n_seats) / f"chunk-{c:03d}.npz"
-            if path.parent not in _used:
-                _used.add(path.parent)
-                _mark_used(path.parent)
-            got = _read(path)
+            folder = pool_dir(rs, n_seats)
+            path = None if folder is None else folder / f"chunk-{c:03d}.npz"
+            if folder is not None and folder not in _used:
+                _used.add(folder)
+                _mark_used(folder)
+            got = None if path is None else _read(path)
             if got is None:
-                _tell(rs, n_seats, path.parent)
+                _tell(rs, n_seats, folder)
                 with doing("setting the pool's hands"):
                     got = _set_chunk(rs, n_seats, tables, c)
-                _write(path, got)
+                if path is not None:
+                    _write(path, got)
             _chunks[key] = got
     return got
 
 
+# A pool's folder name: rule set, seats, version digest (what old_pools may delete).
+_POOL_NAME = re.compile(r"[a-z0-9-]+-[234]seats-[0-9a-f]{16}")
+
+
 def _mark_used(where: Path) -> None:
     """Note that the pool ``where`` is in use (its directory's time), and delete the
-    pools beside it that no process has used for STALE_DAYS days (other versions'; an
-    unwritable cache is left as it is)."""
+    pools beside it, and those of the folder pools had until 2026-12
+    (:func:`solver._cache.old_pools`), that no process has used for STALE_DAYS days
+    (other versions'; an unwritable cache is left as it is)."""
+    cutoff = time.time() - STALE_DAYS * 86400
     try:
         if where.exists():
             os.utime(where)
-        cutoff = time.time() - STALE_DAYS * 86400
         for other in where.parent.iterdir():
             if other != where and other.is_dir() and other.stat().st_mtime < cutoff:
                 shutil.rmtree(other, ignore_errors=True)
+    except OSError:
+        pass
+    old = old_pools()
+    try:
+        for other in old.iterdir():
+            if (_POOL_NAME.fullmatch(other.name) and other.is_dir()
+                    and other.stat().st_mtime < cutoff):
+                shutil.rmtree(other, ignore_errors=True)
+        old.rmdir()                     # (only if empty: then the folder above it too)
+        old.parent.rmdir()
     except OSError:
         pass
 
@@ -202,15 +259,15 @@ def _mark_used(where: Path) -> None:
 _told: "set[tuple[str, int]]" = set()
 
 
-def _tell(rs: RuleSet, n_seats: int, where: Path) -> None:
+def _tell(rs: RuleSet, n_seats: int, where: Optional[Path]) -> None:
     """Say on stderr, once a process and pool, that the pool's hands are being set (a
     first solve's seconds that are not compiling; never with ``SOLVER_QUIET=1``)."""
     if (rs.name, n_seats) in _told or not notices_enabled():
         return
     _told.add((rs.name, n_seats))
+    kept = "kept in memory only" if where is None else f"once per machine, kept in {where}"
     print(f"setting opponent hands for the {rs.name} pool of {n_seats} seats ({CHUNK:,} at "
-          f"a time, 0.1-0.2 s each; once per machine, kept in {where})...", file=sys.stderr,
-          flush=True)
+          f"a time, 0.1-0.2 s each; {kept})...", file=sys.stderr, flush=True)
 
 
 def _set_chunk(rs: RuleSet, n_seats: int, tables, c: int) -> Chunk:
@@ -221,8 +278,7 @@ def _set_chunk(rs: RuleSet, n_seats: int, tables, c: int) -> Chunk:
     deck[:] = np.arange(52)
     codes = np.ascontiguousarray(rng.permuted(deck, axis=1, out=deck)[:, :13])
     vals, auto, masks = _set(codes[:, None, :], rs, n_seats, tables)
-    return Chunk(_card_masks(codes), codes.astype(np.uint8), masks[:, 0].astype(np.uint16),
-                 vals[:, 0], auto[:, 0])
+    return _chunk(codes, masks[:, 0], vals[:, 0], auto[:, 0])
 
 
 def _set(hands: np.ndarray, rs: RuleSet, n_seats: int, tables):
@@ -237,35 +293,30 @@ def _card_masks(codes: np.ndarray) -> np.ndarray:
 
 
 def _read(path: Path) -> Optional[Chunk]:
-    """A chunk kept on disk, or None (none there, or not one this version wrote)."""
-    try:
-        with np.load(path) as f:
-            codes, rows, vals, auto = f["codes"], f["rows"], f["vals"], f["auto"]
-    except (OSError, KeyError, ValueError, EOFError):
+    """A chunk kept on disk, or None: none there, or a damaged file (said on stderr, and
+    set again by the caller)."""
+    got = load_arrays(path, _STORED, _valid_chunk)
+    if got is None:
         return None
-    if not (codes.shape == (CHUNK, 13) and codes.dtype == np.uint8
+    return _chunk(got["codes"], got["rows"], got["vals"], got["auto"])
+
+
+_STORED = ("codes", "rows", "vals", "auto")      # a chunk's arrays on disk (cards: from codes)
+
+
+def _valid_chunk(arrays: dict) -> bool:
+    """Whether arrays read from disk are a chunk's: types and shapes, and card codes of
+    the 52-card deck (a hand's mask is made from them)."""
+    codes, rows, vals, auto = (arrays[name] for name in _STORED)
+    return (codes.shape == (CHUNK, 13) and codes.dtype == np.uint8 and int(codes.max()) < 52
             and rows.shape == (CHUNK, 3) and rows.dtype == np.uint16
             and vals.shape == (CHUNK, 3) and vals.dtype == np.int32
-            and auto.shape == (CHUNK,) and auto.dtype == np.int8):
-        return None
-    return Chunk(_card_masks(codes), codes, rows, vals, auto)
+            and auto.shape == (CHUNK,) and auto.dtype == np.int8)
 
 
 def _write(path: Path, got: Chunk) -> None:
-    """Keep a chunk on disk: written to a temporary file and renamed, so a reader (of
-    this or another process) sees a whole file or none; an unwritable cache is skipped."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                np.savez(f, codes=got.codes, rows=got.rows, vals=got.vals, auto=got.auto)
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-    except OSError:
-        pass
+    """Keep a chunk on disk (an unwritable cache is skipped: memory only)."""
+    save_arrays(path, {name: np.ascontiguousarray(getattr(got, name)) for name in _STORED})
 
 
 class PoolDeals(NamedTuple):
@@ -279,62 +330,77 @@ class PoolDeals(NamedTuple):
 
 
 class Stream:
-    """The pool's deals for one hand and seed, in the order a solve takes them: from chunk
-    ``start`` on, forwards (``step`` 1) or backwards (-1), each chunk's hands that share
-    no card with the hand ``own`` (codes), in their order, as the first opponent's; the
-    others' hands dealt from the cards left (module docstring).  :meth:`take` gives the
-    next ones.  ``read``: the chunks the other stream of the same solve has read, which
-    this one must not (it raises instead: the pool holds about 6,700 first hands for
-    every hand, and a solve takes at most ``MAX_DEALS + MAX_HELD_OUT``)."""
+    """The pool's deals for one hand and seed, in the order a solve takes them: the
+    chunks ``chunks`` one after the other, each chunk's hands that share no card with
+    the hand ``own`` (codes) in the order of their ``keys``, as the first opponent's;
+    at three or four seats the others' hands dealt from the cards left, shuffled by a
+    generator of ``SeedSequence(*rng_seed)`` when a chunk is first read, so that the
+    deals do not depend on how :meth:`take` cuts them into batches (module docstring).
+    ``read``: the chunks the other stream of the same solve has read, which this one
+    must not (it raises instead: the pool holds about 6,700 first hands for every hand,
+    and a solve takes at most ``MAX_DEALS + MAX_HELD_OUT``)."""
 
-    def __init__(self, rs: RuleSet, n_seats: int, tables, own, seed: int, start: int,
-                 step: int, read: "set[int]"):
-        self.rs, self.n_seats, self.tables, self.seed = rs, n_seats, tables, seed
+    def __init__(self, rs: RuleSet, n_seats: int, tables, own, chunks, keys,
+                 rng_seed: "tuple[int, tuple]", read: "set[int]"):
+        self.rs, self.n_seats, self.tables = rs, n_seats, tables
         self.own = np.uint64(sum(1 << int(c) for c in own))
-        self.next_chunk, self.step, self.read = start % N_CHUNKS, step, read
-        # (chunk, its index, the usable hands' indices, how many of them are taken)
-        self.pending: "list[list]" = []
-        self.orders: "dict[int, np.ndarray]" = {}
+        self.chunks, self.keys, self.read = list(chunks), keys, read
+        self.rng_seed, self.rng = rng_seed, None        # (made when first needed)
+        self.pending: "list[list]" = []      # _next_chunk's, and how many are taken
 
     def take(self, n: int) -> PoolDeals:
         """The next ``n`` deals."""
-        parts, have = [], 0
+        parts, orders, have = [], [], 0
         while have < n:
             if not self.pending:
-                c = self.next_chunk
-                if c in self.read:
-                    raise RuntimeError("the pool ran out of deals for this hand (it holds "
-                                       "thousands for every hand: this should not happen)")
-                self.read.add(c)
-                self.next_chunk = (c + self.step) % N_CHUNKS
-                got = chunk(self.rs, self.n_seats, self.tables, c)
-                self.pending.append([got, c, np.flatnonzero((got.cards & self.own) == 0), 0])
+                self.pending.append(self._next_chunk())
             entry = self.pending[0]
-            got, c, usable, done = entry
-            k = min(n - have, len(usable) - done)
-            parts.append((got, c, usable, done, done + k))
+            hands, done, shuffles = entry
+            k = min(n - have, len(hands) - done)
+            parts.append(hands[done:done + k])
+            if shuffles is not None:
+                orders.append(shuffles[done:done + k])
             have += k
-            entry[3] += k
-            if entry[3] == len(usable):
+            entry[1] += k
+            if entry[1] == len(hands):
                 self.pending.pop(0)
-        return self._deals(parts)
+        return self._deals(parts, orders)
 
-    def _deals(self, parts) -> PoolDeals:
+    def _next_chunk(self) -> list:
+        """The next chunk's fitting hands (packed) in the stream's order, none taken yet,
+        and at three or four seats the shuffles of the cards each leaves."""
+        if not self.chunks or self.chunks[0] in self.read:
+            raise RuntimeError("the pool ran out of deals for this hand (it holds "
+                               "thousands for every hand: this should not happen)")
+        c = self.chunks.pop(0)
+        self.read.add(c)
+        got = chunk(self.rs, self.n_seats, self.tables, c)
+        usable = np.flatnonzero((got.cards & self.own) == 0)
+        hands = got.packed[usable[np.argsort(self.keys[usable], kind="stable")]]
+        shuffles = None
+        if self.n_seats > 2:
+            if self.rng is None:
+                seed, spawn_key = self.rng_seed
+                self.rng = np.random.default_rng(
+                    np.random.SeedSequence(seed, spawn_key=spawn_key))
+            shuffles = np.empty((len(hands), 26), np.int64)
+            shuffles[:] = np.arange(26)
+            self.rng.permuted(shuffles, axis=1, out=shuffles)
+        return [hands, 0, shuffles]
+
+    def _deals(self, parts, orders) -> PoolDeals:
         if not parts:                                          # (take(0))
             k = self.n_seats - 1
             return PoolDeals(np.zeros((0, k, 13), np.int64), np.zeros((0, k, 3), np.int64),
                              np.zeros((0, k, 3), np.int32), np.zeros((0, k), np.int8))
-        first = [(got, usable[a:b]) for got, c, usable, a, b in parts]
-        codes = np.concatenate([got.codes[idx] for got, idx in first]).astype(np.int64)
-        rows = np.concatenate([got.rows[idx] for got, idx in first]).astype(np.int64)
-        vals = np.concatenate([got.vals[idx] for got, idx in first])
-        auto = np.concatenate([got.auto[idx] for got, idx in first])
+        codes, rows, vals, auto = _unpacked(np.concatenate(parts))
+        codes, rows = codes.astype(np.int64), rows.astype(np.int64)
+        vals, auto = np.ascontiguousarray(vals), np.ascontiguousarray(auto)
         if self.n_seats == 2:
             return PoolDeals(codes[:, None], rows[:, None], vals[:, None], auto[:, None])
         # The other opponents: the 26 cards the solver's hand and the first leave,
-        # ascending, shuffled by the chunk's seed for this solve and dealt 13 each.
-        order = np.concatenate([self._order(c, len(usable))[a:b]
-                                for got, c, usable, a, b in parts])
+        # ascending, shuffled and dealt 13 each.
+        order = np.concatenate(orders)
         left = ~(self.own | _card_masks(codes)) & np.uint64((1 << 52) - 1)
         bits = (left[:, None] >> np.arange(52, dtype=np.uint64)) & np.uint64(1)
         rest = np.nonzero(bits)[1].reshape(len(codes), 26)
@@ -346,21 +412,17 @@ class Stream:
                          np.concatenate([vals[:, None], o_vals], axis=1),
                          np.concatenate([auto[:, None], o_auto], axis=1))
 
-    def _order(self, c: int, count: int) -> np.ndarray:
-        """The shuffles of the cards left by chunk c's ``count`` usable hands (drawn once
-        a chunk, so that the i-th hand's does not depend on the batches)."""
-        if c not in self.orders:
-            rng = np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(3, c)))
-            order = np.empty((count, 26), np.int64)
-            order[:] = np.arange(26)
-            self.orders[c] = rng.permuted(order, axis=1, out=order)
-        return self.orders[c]
-
 
 def streams(rs: RuleSet, n_seats: int, tables, own_codes, seed: int) -> "tuple[Stream, Stream]":
     """(deals, held-out deals) of ``solve(..., seed=seed)`` at ``n_seats`` seats for the
-    hand ``own_codes``."""
+    hand ``own_codes``: the chunks of :func:`chunk_order` ``(seed)`` from the first on,
+    and from the last backwards, each chunk's fitting hands in the order of
+    :func:`hand_keys` ``(seed)``; at three or four seats each stream shuffles the cards
+    they leave by a generator of its own (``SeedSequence(seed, spawn_key=(2, 0))``, and
+    ``(2, 1)`` for the held-out deals)."""
     read: "set[int]" = set()
-    c0 = first_chunk(seed)
-    return (Stream(rs, n_seats, tables, own_codes, seed, c0, 1, read),
-            Stream(rs, n_seats, tables, own_codes, seed, c0 - 1, -1, read))
+    order, keys = chunk_order(seed), hand_keys(seed)
+    return (Stream(rs, n_seats, tables, own_codes, order, keys,
+                   (seed, (2, 0)), read),
+            Stream(rs, n_seats, tables, own_codes, order[::-1], keys,
+                   (seed, (2, 1)), read))

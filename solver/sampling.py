@@ -211,24 +211,35 @@ def _child_seed(seed: int, spawn_key: tuple) -> int:
     return int(np.random.SeedSequence(seed, spawn_key=spawn_key).generate_state(1, np.uint64)[0])
 
 
-# solve keeps, per sample, the unseen cards three times as int64 (the tiled deck, its
-# shuffle, the opponents' hands), the opponents' row values, row masks and flags, and one
-# int32 score per candidate arrangement (usually a few to a hundred are scored).
+# A solve keeps, per deal, the unseen cards three times as int64 (the tiled deck, its
+# shuffle, the opponents' hands; dealt deals only, but counted always), the opponents'
+# row values, row masks and flags, and one int32 score per candidate setting (a hand
+# has from one to a few thousand: 2,555 for some classic hands).  Adaptive sampling
+# also recomputes the candidates' paired differences in int64 when its reference
+# changes: 16 bytes more per candidate and deal.
 SAMPLE_MEMORY_LIMIT = 4 * 10**9          # bytes: refuse larger requests up front
-_CANDIDATES_ESTIMATE = 100
+SCORE_BYTES = 4
+ADAPTIVE_SCORE_BYTES = SCORE_BYTES + 16
 
 
-def check_memory(name: str, samples: int, rs: RuleSet, n_seats: int) -> None:
-    """A ``ValueError`` naming ``name`` when ``samples`` deals would not fit in memory."""
+def check_memory(name: str, samples: int, rs: RuleSet, n_seats: int, candidates: int = 1,
+                 *, adaptive: bool = False) -> None:
+    """A ``ValueError`` naming ``name`` when ``samples`` deals, each scored for
+    ``candidates`` settings (adaptive sampling: ``adaptive``), would not fit in
+    ``SAMPLE_MEMORY_LIMIT`` bytes.  :func:`check_sampling` checks a request before
+    anything is done, for one setting (the least a solve scores); :func:`solver.solve`
+    again with the hand's own count of candidates, before it deals."""
     n_opp = n_seats - 1
     unseen = rs.deck_size - rs.cards_dealt - int(rs.cut_card)
     per_sample = (8 * (2 * unseen + n_opp * rs.cards_dealt) + n_opp * (3 * 4 + 3 * 8 + 2)
-                  + 4 * _CANDIDATES_ESTIMATE)
+                  + (ADAPTIVE_SCORE_BYTES if adaptive else SCORE_BYTES) * candidates)
     if samples * per_sample > SAMPLE_MEMORY_LIMIT:
         gb = samples * per_sample / 1e9
+        scored = (f" and the hand's {candidates:,} candidate settings" if candidates > 1
+                  else "")
         raise ValueError(
-            f"{name}={samples} would need about {gb:,.0f} GB of memory ({per_sample} "
-            f"bytes a sample for {rs.name} with {n_seats} players); at most "
+            f"{name}={samples} would need about {gb:,.0f} GB of memory ({per_sample:,} "
+            f"bytes a sample for {rs.name} with {n_seats} players{scored}); at most "
             f"{SAMPLE_MEMORY_LIMIT // per_sample} samples fit in "
             f"{SAMPLE_MEMORY_LIMIT / 1e9:g} GB")
 
@@ -462,9 +473,9 @@ class Deals:
     first two come from the pool, decided once by ``cap`` (never by the held-out deals,
     which do not change the choice); dealt, from the seeds :func:`batch_seed` and
     ``seed`` name.  From the pool, the fixed deals and the batches come one after the
-    other from one stream, forwards from :func:`solver.pool.first_chunk` ``(seed)``
-    (so adaptive sampling's deals are the first deals of ``samples=N``), each call giving
-    the next ones.  The held-out deals come from the pool's backward stream where it
+    other from the seed's stream through the pool (:func:`solver.pool.streams`; so
+    adaptive sampling's deals are the first deals of ``samples=N``), each call giving
+    the next ones.  The held-out deals come from the seed's other stream where it
     applies and they are at most ``solver.pool.MAX_HELD_OUT``, else dealt from
     :func:`holdout_seed` (either way independent of the deals that chose).  Each is an
     :class:`Opponents`."""

@@ -38,12 +38,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import itertools
-import os
 from pathlib import Path
 from typing import NamedTuple, Optional
 
 import numpy as np
 
+from ._cache import cache_dir, load_arrays, save_arrays
 from .cards import FIRST_JOKER, N_CODES, code_rank, code_suit
 from .kernels import ROW_SHIFT, SUIT_BITS
 from .rules import CATEGORIES, CATEGORY_INDEX as C, RuleSet, rule_set as _rules
@@ -286,16 +286,6 @@ def _build(rules: RuleSet, bonus_rank: int) -> RowTables:
                      np.concatenate([[-1], values]).astype(np.int32))
 
 
-def _cache_dir() -> Optional[Path]:
-    """Where built tables are kept between processes (SOLVER_CACHE_DIR, or the user's
-    cache folder); None when SOLVER_CACHE_DIR is set empty."""
-    configured = os.environ.get("SOLVER_CACHE_DIR")
-    if configured is not None:
-        return Path(configured) if configured else None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "chinese-poker-solver"
-
-
 @functools.lru_cache(maxsize=None)
 def _source_digest() -> str:
     # Tables are a pure function of the code that builds them (this module, the ladder in
@@ -312,29 +302,38 @@ def _source_digest() -> str:
 def row_tables(rules: "str | RuleSet", bonus_rank: int = -1) -> RowTables:
     """The row tables of a rule set (and, for ``bonus``, of one Bonus rank 0..12).
 
-    Built on first use, then kept in memory and in a cache folder on disk, so a fresh
-    process loads them in milliseconds instead of rebuilding (about a second).
+    Built on first use, then kept in memory and in the library's cache folder on disk
+    (:func:`solver._cache.cache_dir`), so a fresh process loads them in milliseconds
+    instead of rebuilding (about a second); a damaged file there is said on stderr and
+    built again.
     """
     rs = _rules(rules)
     if rs.cut_card != (bonus_rank >= 0):
         raise ValueError(f"{rs.name}: a Bonus rank is {'required' if rs.cut_card else 'not used'}")
     # Rule sets that differ only in scoring share one set of tables.
     deck_id = f"s{rs.spade_copies}j{rs.jokers}b{bonus_rank}"
-    folder = _cache_dir()
+    folder = cache_dir()
     path = folder / f"rows-{deck_id}-{_source_digest()}.npz" if folder else None
-    if path is not None and path.exists():
-        try:
-            with np.load(path) as data:
-                return RowTables(*(data[name] for name in RowTables._fields))
-        except (OSError, ValueError, KeyError):
-            pass                                    # a damaged file: rebuild it
+    if path is not None:
+        arrays = load_arrays(path, RowTables._fields, _valid_tables)
+        if arrays is not None:
+            return RowTables(**arrays)
     tables = _build(rs, bonus_rank)
     if path is not None:
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
-            np.savez_compressed(tmp, **tables._asdict())
-            os.replace(tmp, path)
-        except OSError:
-            pass                                    # a read-only home: memory only
+        save_arrays(path, tables._asdict(), compressed=True)   # (unwritable: memory only)
     return tables
+
+
+def _valid_tables(arrays: dict) -> bool:
+    """Whether arrays read from a cache file have the types and shapes of row tables,
+    and every index they hold is inside the array it indexes: the kernels check no
+    bounds, so a table that is not whole must never reach them."""
+    t = RowTables(**arrays)
+    want = placeholder_tables()
+    if any(a.dtype != w.dtype or a.ndim != w.ndim for a, w in zip(t, want)):
+        return False
+    n_positions = t.ord3.shape[0]
+    return (t.card_word.shape == (N_CODES,) and len(t.values) >= 2 and len(t.disp) >= 1
+            and t.ord5.shape == t.value5.shape == (2, n_positions)
+            and int(t.disp.max()) < n_positions
+            and int(max(t.ord5.max(), t.ord3.max())) < len(t.values))

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import solver
-from solver import pool
+from solver import _cache, pool
 from solver.policy import builtin_policy, set_hands
 from solver.sampling import Deals, deal_unseen, prepare_hand, use_pool
 
@@ -69,7 +69,7 @@ def test_which_solves_read_the_pool():
     # the fast preset of 13 cards; at four seats the pool gives one opponent of a deal,
     # and the preset stays the dealt one.
     close = "Td 8d Jc 7c 9s Qs 5h 5s 2h 4s Tc 4d 2c"
-    pooled = solver.solve(close, "classic", players=2)
+    pooled = solver.solve(close, "classic", players=2, seed=1)    # (a seed that caps)
     assert pooled.pooled and pooled.precision == POOLED_FAST["precision"] == 0.01
     assert pooled.capped and pooled.samples == POOLED_FAST["samples"] == pool.MAX_DEALS
     dealt = solver.solve(close, "classic", players=2, pool=False)
@@ -184,9 +184,35 @@ def test_a_solves_streams_never_share_a_hand():
     b = {tuple(h) for h in back.take(1500).codes[:, 0].tolist()}
     assert len(a) == len(b) == 1500 and not a & b
     assert ahead.read is back.read and len(ahead.read) > len(read_ahead)
-    # The backward stream read only chunks before the forward one's first.
-    c0 = pool.first_chunk(7)
-    assert c0 in read_ahead and (c0 - 1) % pool.N_CHUNKS not in read_ahead
+    # The forward stream read the seed's chunks from the first on, the backward one
+    # from the last backwards.
+    order = pool.chunk_order(7).tolist()
+    assert read_ahead == set(order[:len(read_ahead)])
+    assert set(ahead.read) - read_ahead == set(order[-(len(ahead.read) - len(read_ahead)):])
+
+
+def test_every_seed_deals_its_own_hands():
+    """Each seed reads the chunks in an order of its own, and each chunk's hands in an
+    order of its own: no two seeds deal the same hands (seeds 0 and 54 once started at
+    the same chunk and dealt the same ones), and two seeds share about as many hands as
+    two uniform draws from the hand's fitting pool hands would (about 6,700)."""
+    hand = prepare_hand(HAND, "classic", None, 2)
+    n = 40
+    firsts = [[tuple(h) for h in _pool_deals(hand, n, seed)[0][:, 0].tolist()]
+              for seed in range(64)]
+    shared = [len(set(firsts[seed]) & set(firsts[0])) for seed in range(1, 64)]
+    assert max(shared) < n
+    # Uniform draws would share n * n / 6,700 = 0.24 hands a pair, 15 in all (a seed
+    # that reads the same chunk first shares about n * n / 105 = 15 of its hands, one
+    # seed in 64).
+    assert sum(shared) < 60, shared
+    # And the answers differ: their EVs are measured on different deals.
+    a, b = (solver.solve(HAND, "classic", players=2, seed=s, samples=300) for s in (0, 54))
+    assert a.ev_in_sample != b.ev_in_sample and a.ev != b.ev
+    # At four seats the other opponents' hands are each seed's too.
+    four = prepare_hand(HAND, "classic", None, 4)
+    assert not np.array_equal(_pool_deals(four, 20, 0)[0][:, 1:],
+                              _pool_deals(four, 20, 54)[0][:, 1:])
 
 
 def _mean_units(sol, deals, rules):
@@ -231,7 +257,7 @@ def test_solve_sample_opponents_and_review_agree_on_pool_deals(players):
 def test_the_cache_on_disk(tmp_path, monkeypatch):
     import os
     import time
-    monkeypatch.setenv(pool.CACHE_ENV, str(tmp_path))
+    monkeypatch.setenv(_cache.CACHE_ENV, str(tmp_path))
     monkeypatch.setattr(pool, "_chunks", {})
     monkeypatch.setattr(pool, "_used", set())
     # Pools unused for STALE_DAYS days (another version's) go when a pool is first used.
@@ -258,9 +284,15 @@ def test_the_cache_on_disk(tmp_path, monkeypatch):
     # A cache that cannot be written: the chunks live in memory only.
     blocked = tmp_path / "file"
     blocked.write_text("")
-    monkeypatch.setenv(pool.CACHE_ENV, str(blocked / "below"))
+    monkeypatch.setenv(_cache.CACHE_ENV, str(blocked / "below"))
     monkeypatch.setattr(pool, "_chunks", {})
     assert all(np.array_equal(x, y) for x, y in zip(pool.chunk(rs, 2, tables, 5), made))
     assert not (blocked / "below").exists()
+    # SOLVER_CACHE_DIR set empty: memory only.
+    monkeypatch.setenv(_cache.CACHE_ENV, "")
+    monkeypatch.setattr(pool, "_chunks", {})
+    assert pool.pool_dir(rs, 2) is None
+    assert all(np.array_equal(x, y) for x, y in zip(pool.chunk(rs, 2, tables, 5), made))
     # Another version of the package or its model keeps its pools apart.
+    monkeypatch.setenv(_cache.CACHE_ENV, str(tmp_path))
     assert pool._version_digest() in pool.pool_dir(rs, 2).name
