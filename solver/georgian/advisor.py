@@ -9,7 +9,7 @@ Then each choice is tried on that same sampled deal and the deal is played out b
 fast baseline policy (``kernels.baseline_play``) for every seat; the seat's deal score
 is averaged over the samples.
 
-**Bids as evidence** (``bid_evidence=True``, the default). The advisor models the
+**Bids as evidence** (``bid_evidence=True``; off by default). The advisor models the
 other seats as baseline players, and a bid says something about the hand behind it: a
 seat that bid 4 of 9 holds strong cards. So each sample is weighted by the likelihood
 of the bids the other seats actually made, given the hands the sample dealt them, under
@@ -27,11 +27,17 @@ weighted means and their standard errors the self-normalised importance-sampling
 (``kernels.weighted_summary``), so they grow when the weights are uneven. Weighting
 keeps every sample (nothing is rejected, so nothing can loop), and sampling stays
 seeded and reproducible. The trump choice the chooser made is not used as evidence.
+It is off by default because it measured a gain only against the players it models:
++37.9 points a ``classic`` game (95% CI +10.8 to +65.1) against three baseline seats,
+but -54.9 (CI -118.9 to +9.0) against three advisor seats (``benchmarks/GEORGIAN.md``).
 
 The estimate is the expected score *if everyone then plays the baseline*; pulka
 bonuses are not included. ``advise_trump`` goes one level further for the 9-card trump
 choice, where the chooser's own bids and play decide most of the deal: its playouts
-have the chooser bid and play as the advisor does.
+have the chooser bid and play as the advisor does. ``AdvisorPolicy`` chooses trump by
+it only with ``trump_by_expected_score=True``: it measured no gain over the baseline's
+rule (-22.9 points a ``nines`` game, 95% CI -90.0 to +44.2) at about eight times the
+time per game (``benchmarks/GEORGIAN.md``).
 """
 
 from __future__ import annotations
@@ -107,6 +113,16 @@ def check_memory(samples: int, choices: int, name: str = "samples") -> None:
 CHUNK_SECONDS = 0.1
 
 
+def is_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` is Ctrl+C: a ``KeyboardInterrupt``, or the ``SystemError`` Numba
+    raises around one that lands while a kernel calls back into Python."""
+    while exc is not None:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
 def _sample_in_chunks(run: Callable[[int], tuple[np.ndarray, np.ndarray, bool]], samples: int, choices: int,
                       first_chunk: int, progress: Callable[[int], None] | None
                       ) -> tuple[np.ndarray, np.ndarray, bool]:
@@ -120,7 +136,12 @@ def _sample_in_chunks(run: Callable[[int], tuple[np.ndarray, np.ndarray, bool]],
     while done < samples:
         n = min(chunk, samples - done)
         start = time.perf_counter()
-        part_scores, part_weights, ok = run(n)
+        try:
+            part_scores, part_weights, ok = run(n)
+        except SystemError as exc:
+            if is_interrupt(exc):
+                raise KeyboardInterrupt from None
+            raise
         if not ok:
             return scores, log_weights, False
         scores[done:done + n] = part_scores
@@ -190,7 +211,7 @@ def advise_bid(
     samples: int = 200,
     rng: np.random.Generator | int,
     scoring: Scoring = STANDARD_SCORING,
-    bid_evidence: bool = True,
+    bid_evidence: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> tuple[Advice, ...]:
     """Expected deal score of each legal bid, best first.
@@ -269,7 +290,7 @@ def advise_play(
     *,
     samples: int = 100,
     rng: np.random.Generator | int,
-    bid_evidence: bool = True,
+    bid_evidence: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> tuple[Advice, ...]:
     """Expected deal score of each legal play of the seat to move, best first.
@@ -318,7 +339,7 @@ def advise_trump(
     playout_samples: int = 20,
     rng: np.random.Generator | int,
     scoring: Scoring = STANDARD_SCORING,
-    bid_evidence: bool = True,
+    bid_evidence: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> tuple[Advice, ...]:
     """Expected deal score of each trump choice of a 9-card deal, best first.
@@ -373,16 +394,18 @@ class AdvisorPolicy:
 
     ``bid_samples``/``play_samples`` set the effort of each bid and play;
     ``trump_samples`` and ``trump_playout_samples`` those of ``advise_trump`` (its
-    samples, and the samples of each decision inside its playouts). With
-    ``trump_by_expected_score=False`` it chooses trump as the baseline does; with
-    ``bid_evidence=False`` it ignores what the other seats' bids say about their hands.
+    samples, and the samples of each decision inside its playouts). By default it
+    chooses trump as the baseline does and ignores what the other seats' bids say about
+    their hands: neither feature measured a gain in general (see the module's
+    docstring). ``trump_by_expected_score=True`` chooses trump by ``advise_trump``;
+    ``bid_evidence=True`` reads the bids, which gains against baseline players.
     """
 
     name = "advisor"
 
     def __init__(self, bid_samples: int = 200, play_samples: int = 100, trump_samples: int = 40,
-                 trump_playout_samples: int = 20, *, trump_by_expected_score: bool = True,
-                 bid_evidence: bool = True) -> None:
+                 trump_playout_samples: int = 20, *, trump_by_expected_score: bool = False,
+                 bid_evidence: bool = False) -> None:
         self.bid_samples = _check_samples(bid_samples)
         self.play_samples = _check_samples(play_samples)
         self.trump_samples = _check_samples(trump_samples)
@@ -395,13 +418,15 @@ class AdvisorPolicy:
         self._baseline = BaselinePolicy()
 
     @classmethod
-    def with_effort(cls, samples: int, **flags: bool) -> AdvisorPolicy:
+    def with_effort(cls, samples: int, *, trump_effort: int | None = None, **flags: bool) -> AdvisorPolicy:
         """The advisor at one level of effort: ``samples`` for each bid and play, and for
-        the trump choice ``samples // 5`` sampled deals, each played out with
-        ``samples // 10`` samples per decision (200 gives the defaults: 200, 200, 40, 20).
-        ``flags`` are ``trump_by_expected_score`` and ``bid_evidence``."""
+        the trump choice, with ``trump_effort`` (default ``samples``), ``trump_effort // 5``
+        sampled deals, each played out with ``trump_effort // 10`` samples per decision
+        (200 gives the defaults: 200, 200, 40, 20). ``flags`` are
+        ``trump_by_expected_score`` and ``bid_evidence``."""
         samples = _check_samples(samples)
-        return cls(samples, samples, max(1, samples // 5), max(1, samples // 10), **flags)
+        trump = samples if trump_effort is None else _check_samples(trump_effort)
+        return cls(samples, samples, max(1, trump // 5), max(1, trump // 10), **flags)
 
     def advise(self, view: SeatView, rng: np.random.Generator, *,
                progress: Callable[[int], None] | None = None) -> tuple[Advice, ...]:

@@ -1,10 +1,26 @@
 """Long work: sampling in short kernel steps (so Ctrl+C can land between them) gives
 exactly the advice of one kernel call; progress is reported; a request too large for
-memory is refused up front."""
+memory is refused up front. On the command line (real processes sent SIGINT): Ctrl+C
+stops advise, simulate and play with one line and exit code 130, progress shows on a
+terminal, and --samples has its bounds."""
+
+import fcntl
+import io
+import os
+import pty
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from solver.georgian import __main__ as cli
 from solver.georgian import DealState, advise_bid, advise_play, advise_trump, advisor
 from solver.georgian import kernels as k
 from solver.georgian.advisor import _kernel_state, _sampling_inputs, _summarise
@@ -70,3 +86,108 @@ def test_a_request_too_large_for_memory_is_refused_up_front():
 def test_progress_must_be_callable():
     with pytest.raises(ValueError, match="progress must be callable"):
         advise_bid("Jk Ah", "h", [], turned_card="9h", samples=5, rng=0, progress=3)
+
+
+# --- the command line: Ctrl+C, progress and the bounds of --samples -----------------------------------------
+ROOT = Path(__file__).resolve().parents[2]
+BID_POSITION = ["--hand", "Jk Ah Kh 7c", "--dealer", "3", "--turned", "9h", "--bids", "1 0"]
+
+
+def _environment():
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("SOLVER_QUIET", None)  # progress is a notice, as the compile notice
+    return env
+
+
+def _read(fd: int, until: bytes, deadline: float) -> bytes:
+    """What ``fd`` gives until ``until`` appears, it closes, or the deadline passes."""
+    got = b""
+    while until not in got and time.monotonic() < deadline:
+        if select.select([fd], [], [], 0.2)[0]:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:  # the terminal's other end has closed
+                break
+            if not chunk:
+                break
+            got += chunk
+    return got
+
+
+def interrupt_when(argv, shows: bytes, on="stderr"):
+    """Run ``python3 -m solver.georgian argv`` with stderr on a terminal, send it SIGINT
+    once ``shows`` appears on ``on``, and return (exit code, stdout, stderr)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # a terminal 100 wide
+    proc = subprocess.Popen([sys.executable, "-m", "solver.georgian", *argv], cwd=ROOT, env=_environment(),
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    deadline = time.monotonic() + 300  # a cold first run compiles the kernels first
+    try:
+        watched = master if on == "stderr" else proc.stdout.fileno()
+        seen = _read(watched, shows, deadline)
+        assert shows in seen, f"{shows!r} never appeared; got {seen[-500:]!r}"
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(timeout=120)
+        rest = _read(master, b"\0", time.monotonic() + 2) if on == "stderr" else b""
+        out = proc.stdout.read()
+        if on == "stdout":
+            out, rest = seen + out, _read(master, b"\0", time.monotonic() + 2)
+            seen = b""
+        return code, out.decode(), (seen + rest).decode().replace("\r\n", "\n")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdin.close()
+        proc.stdout.close()
+        os.close(master)
+
+
+def test_ctrl_c_stops_advise_with_one_line_after_showing_progress():
+    code, out, err = interrupt_when(["advise", *BID_POSITION, "--samples", "20000000"], b"samples/s")
+    assert code == 130 and out == ""
+    assert "advise:" in err and "/20000000" in err  # the progress bar: count, total, rate, time left
+    assert err.endswith("interrupted\n") and "Traceback" not in err
+
+
+def test_ctrl_c_stops_simulate_with_one_line_after_showing_progress():
+    code, out, err = interrupt_when(["simulate", "--players", "advisor", "random", "advisor", "baseline",
+                                     "--games", "50"], b"deals")
+    assert code == 130 and out == ""
+    assert "50 games:" in err and "/1200" in err  # 50 games of 24 deals
+    assert err.endswith("interrupted\n") and "Traceback" not in err
+
+
+def test_ctrl_c_in_play_prints_the_totals_so_far():
+    code, out, err = interrupt_when(["play", "--seed", "3"], b"Your bid (0)> ", on="stdout")
+    assert code == 130 and "Traceback" not in err
+    assert out.endswith("Your bid (0)> \ninterrupted after 0 of 24 deals. Totals: you 0, S1 0, S2 0, S3 0\n")
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["advise", *BID_POSITION, "--samples", "100000000"],
+     "--samples=100000000 would need about 4.8 GB of memory (48 bytes a sample for 5 choices); "
+     "at most 83,333,333 samples fit in 4 GB"),
+    (["simulate", "--samples", "100000000"],
+     "--samples=100000000 would need about 13.6 GB of memory (136 bytes a sample for 16 choices); "
+     "at most 29,411,764 samples fit in 4 GB"),
+    (["play", "--samples", "30000000", "--opponents", "random"], "--samples=30000000 would need about 4.1 GB"),
+    (["advise", "--hand", "As Ks 7h", "--dealer", "0", "--samples", "20000000"],
+     "--samples=20000000 is too many for a trump choice's advice: each of its 4,000,000 sampled deals would be "
+     "played out with 2,000,000 samples a decision, one step of about 3 hours that Ctrl+C cannot stop; at most 2000"),
+    (["simulate", "--trump-by-score", "--samples", "2001"], "is too many for a trump choice's advice"),
+    (["play", "--trump-by-score", "--samples", "2001"], "is too many for a trump choice's advice"),
+])
+def test_samples_beyond_the_bounds_are_refused_up_front(argv, message, capsys):
+    assert cli.main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and message in err
+
+
+def test_a_large_effort_without_trump_advice_is_allowed(monkeypatch, capsys):
+    # Without --trump-by-score no advisor seat advises a trump choice: 5000 passes (no game is played:
+    # the input ends at once). The hints' trump advice is capped instead (test_georgian_cli).
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert cli.main(["play", "--samples", "5000", "--opponents", "baseline"]) == 0
+    assert "Game stopped (the input ended)" in capsys.readouterr().out
