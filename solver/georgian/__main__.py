@@ -3,12 +3,15 @@
 ::
 
     python3 -m solver.georgian play [--seat 0] [--opponents advisor] [--variant classic]
-                                    [--seed 0] [--samples 200]
+                                    [--seed 0] [--samples 200] [--bid-evidence auto|on|off]
+                                    [--trump-by-score]
     python3 -m solver.georgian advise --hand CARDS --dealer SEAT [--trump S | --turned CARD]
-                                      [--bids "1 0"] [--plays "As, Kh, ..."] [--json]
+                                      [--bids "1 0"] [--plays "As, Kh, ..."] [--bid-evidence off|on]
+                                      [--json]
     python3 -m solver.georgian advise --position JSON|FILE|- [--json]
     python3 -m solver.georgian simulate [--players advisor baseline baseline baseline]
-                                        [--games 10] [--variant classic] [--seed 0] [--json]
+                                        [--games 10] [--variant classic] [--seed 0]
+                                        [--bid-evidence auto|on|off] [--trump-by-score] [--json]
 
 Bad input prints one line on stderr and exits with 2; Ctrl+C stops any command within
 about a second (sampling runs in short kernel steps), prints one line "interrupted" (in
@@ -36,10 +39,18 @@ from .terminal import GameStopped, TerminalPlayer, advice_table
 
 POLICIES = ("advisor", "baseline", "random")
 DEFAULT_SAMPLES = 200
+# A trump choice's advice plays each sampled deal out with N/10 samples a decision, in
+# one kernel step that Ctrl+C cannot stop: about 4.6 ms per sample a decision on the busy
+# 2-core machine of benchmarks/GEORGIAN.md. N = 2000 keeps a step near a second.
+TRUMP_MOST_SAMPLES = 2000
+TRUMP_STEP_SECONDS_PER_SAMPLE = 0.0046
+INTERRUPTED = "interrupted"
 EFFORT_NOTE = (f"--samples N is the advisor's effort: N sampled deals behind each bid or play, and for "
                f"the advice on a 9-card trump choice N/5 sampled deals each played out with N/10 samples "
-               f"a decision (the default {DEFAULT_SAMPLES} gives 40 and 20; that advice takes at most "
-               f"N = 2000, since each of its sampled deals is one step Ctrl+C cannot stop).")
+               f"a decision (the default {DEFAULT_SAMPLES} gives 40 and 20). Each sampled deal of that "
+               f"advice is one step Ctrl+C cannot stop, so it takes at most N = {TRUMP_MOST_SAMPLES}: "
+               f"'advise' and --trump-by-score refuse more, and play's hints use {TRUMP_MOST_SAMPLES} "
+               f"there. Every decision's sampled scores must fit in 4 GB.")
 BID_EVIDENCE_HELP = ("read the other seats' bids as evidence of their hands (weighting each sampled deal "
                      "by how likely the bids are for a baseline player): auto turns it on only for an "
                      "advisor whose other three seats are all baseline players, the one table where it "
@@ -49,12 +60,6 @@ TRUMP_BY_SCORE_HELP = ("advisor seats choose a 9-card deal's trump by the advice
                        "of the baseline's rule (a suit held twice among the three cards, else no trump); "
                        "off by default: it measured no gain (-22.9 points a nines game, 95%% CI -90.0 to "
                        "+44.2, benchmarks/GEORGIAN.md) and makes a game about 8 times slower")
-# A trump choice's advice plays each sampled deal out with N/10 samples a decision, in
-# one kernel step that Ctrl+C cannot stop: about 4.6 ms per sample a decision on the busy
-# 2-core machine of benchmarks/GEORGIAN.md. N = 2000 keeps a step near a second.
-TRUMP_MOST_SAMPLES = 2000
-TRUMP_STEP_SECONDS_PER_SAMPLE = 0.0046
-INTERRUPTED = "interrupted"
 COMPILE_NOTE = ("The first run compiles the kernels (about 20 s; cached on disk afterwards) and says so "
                 "on stderr, with the time so far; SOLVER_QUIET=1 turns that off.")
 
@@ -417,9 +422,9 @@ def _simulate(args) -> int:
         return 0
     effort = ""
     if advisors:
-        reading = [f"S{p}" for p in advisors if policies[p].bid_evidence]
-        effort = (f", advisor effort {samples} samples, bid evidence {'read by ' + ' '.join(reading) if reading else 'off'}"
-                  f", trump {'by score' if args.trump_by_score else 'by the baseline rule'}")
+        reading = " ".join(f"S{p}" for p in advisors if policies[p].bid_evidence)
+        effort = (f", advisor effort {samples} samples, bid evidence {'read by ' + reading if reading else 'off'}, "
+                  f"trump {'by score' if args.trump_by_score else 'by the baseline rule'}")
     print(f"{games} {variant.name} game{'s' if games > 1 else ''}, seeds {seed}..{seed + games - 1}{effort} "
           f"({seconds:.1f} s)")
     print(f"  {'seat':<12}{'mean total':>11}   {'95% CI':<19}{'wins':>6}")
