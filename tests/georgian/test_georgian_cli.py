@@ -359,3 +359,13 @@ def test_which_advisors_read_the_bids(players, flag, reading, monkeypatch, capsy
                         "--games", "1", "--samples", "4", "--json"], "", monkeypatch, capsys)
     summary = json.loads(out)["summary"]
     assert code == 0 and summary["bid_evidence"] == reading and summary["trump_by_score"] is False
+
+
+def test_the_warm_up_runs_the_trump_advice_though_it_is_not_the_default(monkeypatch):
+    from solver.georgian import kernels
+
+    calls = []
+    real = kernels.evaluate_trumps
+    monkeypatch.setattr(kernels, "evaluate_trumps", lambda *a: calls.append(a) or real(*a))
+    compile_kernels()
+    assert calls
