@@ -241,14 +241,16 @@ def _advisor(samples: int, bid_evidence: bool, trump_by_score: bool = False) -> 
 
 
 def _policies(names: list[str], args) -> list:
-    """The policies of four seats named ``names`` ("you" for the person's seat)."""
+    """The policies of four seats named ``names``; None for the person's seat ("you")."""
     policies = []
     for seat, name in enumerate(names):
         if name == "advisor":
             others = [n for p, n in enumerate(names) if p != seat]
             policies.append(_advisor(args.samples, _bid_evidence(args.bid_evidence, others), args.trump_by_score))
+        elif name == "you":
+            policies.append(None)
         else:
-            policies.append({"baseline": BaselinePolicy, "random": RandomPolicy}.get(name, lambda: None)())
+            policies.append(BaselinePolicy() if name == "baseline" else RandomPolicy())
     return policies
 
 
