@@ -41,11 +41,12 @@ from solver.georgian.cards import mask_of  # noqa: E402
 
 def tested_policy(gain: str, feature_on: bool, bid_samples: int, play_samples: int) -> AdvisorPolicy:
     """The tested seat's advisor with the feature under test on or off. The trump
-    match keeps the default bid evidence; the evidence match chooses trump as the
-    baseline does in both arms (to isolate the feature, and because advise_trump is
-    what makes a game slow)."""
+    match reads bid evidence in both arms (the default when it was measured, so the
+    command still gives the figures of benchmarks/GEORGIAN.md); the evidence match
+    chooses trump as the baseline does in both arms (to isolate the feature, and
+    because advise_trump is what makes a game slow)."""
     if gain == "trump":
-        return AdvisorPolicy(bid_samples, play_samples, trump_by_expected_score=feature_on)
+        return AdvisorPolicy(bid_samples, play_samples, trump_by_expected_score=feature_on, bid_evidence=True)
     return AdvisorPolicy(bid_samples, play_samples, trump_by_expected_score=False, bid_evidence=feature_on)
 
 

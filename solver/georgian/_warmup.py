@@ -20,7 +20,9 @@ def compile_kernels() -> None:
     from .position import Position
     from .simulate import BaselinePolicy, RandomPolicy, play_game
 
-    # Seat 0 chooses trump in one of each four 9-card deals, bids and plays by sampling.
-    play_game([AdvisorPolicy(1, 1, 1, 1), BaselinePolicy(), RandomPolicy(), BaselinePolicy()], "classic", seed=0)
+    # Seat 0 chooses trump in one of each four 9-card deals (by advise_trump, which is
+    # not the default), bids and plays by sampling.
+    advisor = AdvisorPolicy(1, 1, 1, 1, trump_by_expected_score=True)
+    play_game([advisor, BaselinePolicy(), RandomPolicy(), BaselinePolicy()], "classic", seed=0)
     Position.from_dict({"hand": "Kh 7h", "dealer": 3, "turned": "6h", "bids": [1, 1, 0, 0],
                         "plays": ["Jk high s", "As", "9h", "Qs"]}).view()

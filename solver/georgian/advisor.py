@@ -9,7 +9,7 @@ Then each choice is tried on that same sampled deal and the deal is played out b
 fast baseline policy (``kernels.baseline_play``) for every seat; the seat's deal score
 is averaged over the samples.
 
-**Bids as evidence** (``bid_evidence=True``, the default). The advisor models the
+**Bids as evidence** (``bid_evidence=True``; off by default). The advisor models the
 other seats as baseline players, and a bid says something about the hand behind it: a
 seat that bid 4 of 9 holds strong cards. So each sample is weighted by the likelihood
 of the bids the other seats actually made, given the hands the sample dealt them, under
@@ -27,16 +27,23 @@ weighted means and their standard errors the self-normalised importance-sampling
 (``kernels.weighted_summary``), so they grow when the weights are uneven. Weighting
 keeps every sample (nothing is rejected, so nothing can loop), and sampling stays
 seeded and reproducible. The trump choice the chooser made is not used as evidence.
+It is off by default because it measured a gain only against the players it models:
++37.9 points a ``classic`` game (95% CI +10.8 to +65.1) against three baseline seats,
+but -54.9 (CI -118.9 to +9.0) against three advisor seats (``benchmarks/GEORGIAN.md``).
 
 The estimate is the expected score *if everyone then plays the baseline*; pulka
 bonuses are not included. ``advise_trump`` goes one level further for the 9-card trump
 choice, where the chooser's own bids and play decide most of the deal: its playouts
-have the chooser bid and play as the advisor does.
+have the chooser bid and play as the advisor does. ``AdvisorPolicy`` chooses trump by
+it only with ``trump_by_expected_score=True``: it measured no gain over the baseline's
+rule (-22.9 points a ``nines`` game, 95% CI -90.0 to +44.2) at about eight times the
+time per game (``benchmarks/GEORGIAN.md``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -74,6 +81,78 @@ def _check_samples(samples: object) -> int:
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
         raise ValueError(f"samples must be a positive int, got {samples!r}")
     return int(samples)
+
+
+SAMPLE_MEMORY_LIMIT = 4 * 10**9
+"""Bytes of sampled scores one advice may keep (the bound ``solver``'s own sampling
+has): a larger request is refused up front, before any sampling."""
+
+MOST_CHOICES = 16
+"""The most legal choices a decision can have: a 9-card lead holding one joker (eight
+plain cards and the joker's eight leads, high or low naming each suit); a bid has at
+most 10. ``check_memory`` with it bounds every decision of a game."""
+
+
+def check_memory(samples: int, choices: int, name: str = "samples") -> None:
+    """A ``ValueError`` naming ``name`` when ``samples`` sampled deals, each scoring
+    ``choices`` choices, would keep more than ``SAMPLE_MEMORY_LIMIT`` bytes."""
+    per_sample = 8 * (choices + 1)  # a float64 score per choice and the sample's log-weight
+    if samples * per_sample > SAMPLE_MEMORY_LIMIT:
+        raise ValueError(
+            f"{name}={samples} would need about {samples * per_sample / 1e9:,.1f} GB of memory "
+            f"({per_sample} bytes a sample for {choices} choices); at most "
+            f"{SAMPLE_MEMORY_LIMIT // per_sample:,} samples fit in {SAMPLE_MEMORY_LIMIT / 1e9:g} GB")
+
+
+# Numba kernels do not see signals: a kernel call of a million samples cannot be
+# stopped by Ctrl+C until it returns. So sampling runs as a sequence of kernel calls of
+# about CHUNK_SECONDS each, between which a KeyboardInterrupt can land (and progress be
+# reported). The kernels draw every sample from the one xorshift state they are handed,
+# in order, and it carries over from call to call: the samples, and so the advice, are
+# exactly those of one call, whatever the chunk sizes.
+CHUNK_SECONDS = 0.1
+
+
+def is_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` is Ctrl+C: a ``KeyboardInterrupt``, or the ``SystemError`` Numba
+    raises around one that lands while a kernel calls back into Python."""
+    while exc is not None:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def _sample_in_chunks(run: Callable[[int], tuple[np.ndarray, np.ndarray, bool]], samples: int, choices: int,
+                      first_chunk: int, progress: Callable[[int], None] | None
+                      ) -> tuple[np.ndarray, np.ndarray, bool]:
+    """``run(n)`` samples the next ``n`` deals: (scores[n, choices], log_weights[n], ok).
+    Returns the same for all ``samples``; ok is False at the first chunk that fails."""
+    if progress is not None and not callable(progress):
+        raise ValueError(f"progress must be callable (it is given each number of samples done), got {progress!r}")
+    scores = np.empty((samples, choices))
+    log_weights = np.empty(samples)
+    done, chunk = 0, first_chunk
+    while done < samples:
+        n = min(chunk, samples - done)
+        start = time.perf_counter()
+        try:
+            part_scores, part_weights, ok = run(n)
+        except SystemError as exc:
+            if is_interrupt(exc):
+                raise KeyboardInterrupt from None
+            raise
+        if not ok:
+            return scores, log_weights, False
+        scores[done:done + n] = part_scores
+        log_weights[done:done + n] = part_weights
+        done += n
+        if progress is not None:
+            progress(n)
+        # The next chunk aims at CHUNK_SECONDS from this one's rate, growing at most 8-fold.
+        elapsed = time.perf_counter() - start
+        chunk = max(1, min(8 * n, int(n * CHUNK_SECONDS / max(elapsed, 1e-6))))
+    return scores, log_weights, True
 
 
 def _kernel_state(rng: np.random.Generator) -> np.ndarray:
@@ -132,7 +211,8 @@ def advise_bid(
     samples: int = 200,
     rng: np.random.Generator | int,
     scoring: Scoring = STANDARD_SCORING,
-    bid_evidence: bool = True,
+    bid_evidence: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> tuple[Advice, ...]:
     """Expected deal score of each legal bid, best first.
 
@@ -142,7 +222,8 @@ def advise_bid(
     forbidden bid is left out). ``turned_card`` is the face-up card of a deal of fewer
     than 9 cards (it is then nobody's). The seats still to bid are assumed to bid as
     the baseline does; with ``bid_evidence`` the earlier bids weight the samples (see
-    the module's docstring).
+    the module's docstring). ``progress``, if given, is called with each number of
+    samples done (sampling runs in short steps, see ``CHUNK_SECONDS``).
 
     >>> best = advise_bid("Jk Ah Kh 7c", "h", [1, 0], turned_card="9h", samples=50, rng=1)[0]
     >>> best.choice
@@ -193,9 +274,12 @@ def advise_bid(
     deal[k.LEAD_JOKER] = k.NOT_JOKER
     forbidden = forbidden_dealer_bid(list(bids_before), n) if seat == dealer else None
     options = np.array([b for b in range(n + 1) if b != forbidden], np.int64)
+    check_memory(samples, len(options))
     unseen, capacity, caps = _sampling_inputs(seat, known, [n] * 4, [[8] * 4] * 4)
-    scores, log_weights, ok = k.evaluate_bids(deal, seat, options, samples, unseen, capacity, caps, noise,
-                                              scoring.as_array(), _kernel_state(generator))
+    table, state = scoring.as_array(), _kernel_state(generator)
+    scores, log_weights, ok = _sample_in_chunks(
+        lambda count: k.evaluate_bids(deal, seat, options, count, unseen, capacity, caps, noise, table, state),
+        samples, len(options), 256, progress)
     if not ok:  # pragma: no cover - an unconstrained deal always exists
         raise ValueError("no deal of the unseen cards fits what was seen")
     return _summarise([int(b) for b in options], scores, log_weights)
@@ -206,14 +290,15 @@ def advise_play(
     *,
     samples: int = 100,
     rng: np.random.Generator | int,
-    bid_evidence: bool = True,
+    bid_evidence: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> tuple[Advice, ...]:
     """Expected deal score of each legal play of the seat to move, best first.
 
     ``state`` is that seat's ``SeatView`` or a ``DealState`` (of which only the view of
     the seat to move is used, so hidden cards never leak into the advice). With
     ``bid_evidence`` the other seats' bids weight the samples (see the module's
-    docstring).
+    docstring). ``progress`` as in ``advise_bid``.
     """
     if isinstance(state, DealState):
         if state.phase != "play":
@@ -234,10 +319,13 @@ def advise_play(
     unseen, capacity, caps = _sampling_inputs(view.seat, known, view.hand_counts, view.rank_caps)
     choices = list(view.legal)
     options = np.array([p.code for p in choices], np.int64)
+    check_memory(samples, len(options))
     deal = np.array(view.vector, np.int64)
-    scores, log_weights, ok = k.evaluate_plays(deal, view.seat, options, samples, unseen, capacity, caps,
-                                               _played_by(view), noise, view.scoring.as_array(),
-                                               _kernel_state(generator))
+    played_by, table, kernel_state = _played_by(view), view.scoring.as_array(), _kernel_state(generator)
+    scores, log_weights, ok = _sample_in_chunks(
+        lambda count: k.evaluate_plays(deal, view.seat, options, count, unseen, capacity, caps, played_by, noise,
+                                       table, kernel_state),
+        samples, len(options), 256, progress)
     if not ok:
         raise ValueError("no deal of the unseen cards fits what was seen (inconsistent view)")
     return _summarise(choices, scores, log_weights)
@@ -251,7 +339,8 @@ def advise_trump(
     playout_samples: int = 20,
     rng: np.random.Generator | int,
     scoring: Scoring = STANDARD_SCORING,
-    bid_evidence: bool = True,
+    bid_evidence: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> tuple[Advice, ...]:
     """Expected deal score of each trump choice of a 9-card deal, best first.
 
@@ -262,7 +351,9 @@ def advise_trump(
     (each of its decisions estimated from ``playout_samples`` samples of what it cannot
     see, with ``bid_evidence`` as in ``advise_play``) and the other seats bid and play
     as the baseline. The chooser's deal score is averaged over the samples. ``dealer``
-    only names the seats: the advice does not depend on it.
+    only names the seats: the advice does not depend on it. ``progress`` as in
+    ``advise_bid`` (it counts sampled deals). Each sampled deal is one kernel step whose
+    time grows with ``playout_samples`` (about 0.5 s at 100 on a busy 2-core machine).
 
     >>> advice = advise_trump("As Ks Qs", 0, samples=8, playout_samples=8, rng=1)
     >>> sorted(a.choice for a in advice), advice[0].choice
@@ -289,9 +380,13 @@ def advise_trump(
     deal[k.DEALER] = dealer
     deal[k.LEADER] = chooser
     deal[k.LEAD_JOKER] = k.NOT_JOKER
-    scores = k.evaluate_trumps(deal, chooser, samples, playout_samples, noise, scoring.as_array(),
-                               _kernel_state(generator))
-    return _summarise([suit_str(t) for t in range(NO_TRUMP + 1)], scores, np.zeros(samples))
+    check_memory(samples, NO_TRUMP + 1)
+    table, state = scoring.as_array(), _kernel_state(generator)
+    scores, log_weights, _ = _sample_in_chunks(
+        lambda count: (k.evaluate_trumps(deal, chooser, count, playout_samples, noise, table, state),
+                       np.zeros(count), True),
+        samples, NO_TRUMP + 1, 1, progress)
+    return _summarise([suit_str(t) for t in range(NO_TRUMP + 1)], scores, log_weights)
 
 
 class AdvisorPolicy:
@@ -299,16 +394,18 @@ class AdvisorPolicy:
 
     ``bid_samples``/``play_samples`` set the effort of each bid and play;
     ``trump_samples`` and ``trump_playout_samples`` those of ``advise_trump`` (its
-    samples, and the samples of each decision inside its playouts). With
-    ``trump_by_expected_score=False`` it chooses trump as the baseline does; with
-    ``bid_evidence=False`` it ignores what the other seats' bids say about their hands.
+    samples, and the samples of each decision inside its playouts). By default it
+    chooses trump as the baseline does and ignores what the other seats' bids say about
+    their hands: neither feature measured a gain in general (see the module's
+    docstring). ``trump_by_expected_score=True`` chooses trump by ``advise_trump``;
+    ``bid_evidence=True`` reads the bids, which gains against baseline players.
     """
 
     name = "advisor"
 
     def __init__(self, bid_samples: int = 200, play_samples: int = 100, trump_samples: int = 40,
-                 trump_playout_samples: int = 20, *, trump_by_expected_score: bool = True,
-                 bid_evidence: bool = True) -> None:
+                 trump_playout_samples: int = 20, *, trump_by_expected_score: bool = False,
+                 bid_evidence: bool = False) -> None:
         self.bid_samples = _check_samples(bid_samples)
         self.play_samples = _check_samples(play_samples)
         self.trump_samples = _check_samples(trump_samples)
@@ -321,31 +418,36 @@ class AdvisorPolicy:
         self._baseline = BaselinePolicy()
 
     @classmethod
-    def with_effort(cls, samples: int, **flags: bool) -> AdvisorPolicy:
+    def with_effort(cls, samples: int, *, trump_effort: int | None = None, **flags: bool) -> AdvisorPolicy:
         """The advisor at one level of effort: ``samples`` for each bid and play, and for
-        the trump choice ``samples // 5`` sampled deals, each played out with
-        ``samples // 10`` samples per decision (200 gives the defaults: 200, 200, 40, 20).
-        ``flags`` are ``trump_by_expected_score`` and ``bid_evidence``."""
+        the trump choice, with ``trump_effort`` (default ``samples``), ``trump_effort // 5``
+        sampled deals, each played out with ``trump_effort // 10`` samples per decision
+        (200 gives the defaults: 200, 200, 40, 20). ``flags`` are
+        ``trump_by_expected_score`` and ``bid_evidence``."""
         samples = _check_samples(samples)
-        return cls(samples, samples, max(1, samples // 5), max(1, samples // 10), **flags)
+        trump = samples if trump_effort is None else _check_samples(trump_effort)
+        return cls(samples, samples, max(1, trump // 5), max(1, trump // 10), **flags)
 
-    def advise(self, view: SeatView, rng: np.random.Generator) -> tuple[Advice, ...]:
+    def advise(self, view: SeatView, rng: np.random.Generator, *,
+               progress: Callable[[int], None] | None = None) -> tuple[Advice, ...]:
         """Every legal choice of ``view``'s seat, which must be the one to move, with its
         expected deal score, best first: ``advise_trump``, ``advise_bid`` or
-        ``advise_play`` at this policy's effort. Its decisions are the first of these
-        (the trump, as ``choose_trump``, only when ``trump_by_expected_score``)."""
+        ``advise_play`` at this policy's effort (``progress`` as there). Its decisions
+        are the first of these (the trump, as ``choose_trump``, only when
+        ``trump_by_expected_score``)."""
         if view.to_move != view.seat:
             raise ValueError(f"seat {view.seat} is not the one to move (seat {view.to_move} is)")
         if view.phase == "trump":
             # One draw, as choose_trump makes in either setting (see there).
             return advise_trump(view.hand, view.dealer, samples=self.trump_samples,
                                 playout_samples=self.trump_playout_samples, rng=int(rng.integers(2**63)),
-                                scoring=view.scoring, bid_evidence=self.bid_evidence)
+                                scoring=view.scoring, bid_evidence=self.bid_evidence, progress=progress)
         if view.phase == "bid":
             return advise_bid(view.hand, view.trump, view.bids_before(), turned_card=view.turned_card,
                               samples=self.bid_samples, rng=rng, scoring=view.scoring,
-                              bid_evidence=self.bid_evidence)
-        return advise_play(view, samples=self.play_samples, rng=rng, bid_evidence=self.bid_evidence)
+                              bid_evidence=self.bid_evidence, progress=progress)
+        return advise_play(view, samples=self.play_samples, rng=rng, bid_evidence=self.bid_evidence,
+                           progress=progress)
 
     def choose_trump(self, view: SeatView, rng: np.random.Generator) -> int:
         """The trump with the highest expected deal score (``advise_trump``), or the

@@ -2,8 +2,9 @@
 
 ``TerminalPlayer`` is a policy (``simulate.Policy``) whose decisions are read from a
 stream. Each turn shows the hand, the trump, the bids, the trick so far and the scores;
-``hint`` prints the advisor's ranked choices; an illegal move is answered with the
-rules engine's message (``play_game`` calls ``rejected``) and asked again; ``quit`` or
+``hint`` prints the advisor's ranked choices (seeded by the turn, so asking again
+gives the same answer); an illegal move is answered with the rules engine's message,
+in the second person (``play_game`` calls ``rejected``), and asked again; ``quit`` or
 the end of the input raises ``GameStopped``. ``deal_over`` and ``game_over`` print the
 tables of scores. Reading a line at a time works the same from a keyboard and from a
 pipe; from a pipe the answers are echoed, so the transcript reads as a session.
@@ -11,6 +12,7 @@ pipe; from a pipe the answers are echoed, so the transcript reads as a session.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TextIO
 
@@ -38,13 +40,16 @@ class GameStopped(Exception):
 
 class TerminalPlayer:
     """The person's seat. ``names`` are the four seats' player names (this seat's is
-    shown as "you"); ``adviser`` gives the hints."""
+    shown as "you"); ``adviser`` gives the hints, each seeded by ``hint_seed`` and the
+    turn (the deal, the phase, the bids and cards so far), never by the game's random
+    numbers: the hint at a turn is the same however often it is asked."""
 
     name = "you"
 
     def __init__(self, seat: int, names: Sequence[str], variant: GameVariant, adviser: AdvisorPolicy,
-                 stdin: TextIO, stdout: TextIO) -> None:
+                 stdin: TextIO, stdout: TextIO, *, hint_seed: int = 0) -> None:
         self.seat = seat
+        self.hint_seed = hint_seed
         self.names = list(names)
         self.variant = variant
         self.adviser = adviser
@@ -60,24 +65,24 @@ class TerminalPlayer:
     # ------------------------------------------------------------------ the policy
     def choose_trump(self, view: SeatView, rng: np.random.Generator) -> str:
         """Read the trump (the rules engine parses and checks it)."""
-        return self._ask(view, rng, "Your trump (s h d c none)")
+        return self._ask(view, "Your trump (s h d c none)")
 
     def bid(self, view: SeatView, rng: np.random.Generator) -> int | str:
         """Read a bid: a number (the engine checks its range and the dealer's rule)."""
         allowed = " ".join(str(b) for b in view.legal)
         while True:
-            text = self._ask(view, rng, f"Your bid ({allowed})")
+            text = self._ask(view, f"Your bid ({allowed})")
             if text.isdigit():
                 return int(text)
             self._say(f"  a bid is a number of tricks, 0 to {view.hand_size}: not {text!r}")
 
     def play(self, view: SeatView, rng: np.random.Generator) -> str:
         """Read a play (the engine parses and checks it)."""
-        return self._ask(view, rng, "Your play")
+        return self._ask(view, "Your play")
 
     def rejected(self, view: SeatView, action: object, message: str) -> None:
         """An illegal move: say why (the engine's message); play_game asks again."""
-        self._say(f"  not allowed: {message}")
+        self._say(f"  not allowed: {in_second_person(message, self.seat)}")
 
     # ---------------------------------------------------------------- the tables
     def deal_over(self, record: DealRecord) -> None:
@@ -114,10 +119,10 @@ class TerminalPlayer:
         self._say(f"Winner: {winners} with {max(record.totals)}")
 
     # ------------------------------------------------------------------ internals
-    def _ask(self, view: SeatView, rng: np.random.Generator, prompt: str) -> str:
+    def _ask(self, view: SeatView, prompt: str) -> str:
         """Show the turn (once), then read until a move: hint, help and blank lines are
         answered here; quit and the end of the input stop the game."""
-        turn = (len(self.deals), view.phase, view.bids, len(view.played))
+        turn = self._turn(view)
         if turn != self._shown_turn:
             self._show_turn(view)
             self._shown_turn = turn
@@ -137,16 +142,23 @@ class TerminalPlayer:
             if word in ("help", "?", "h"):
                 self._say(HELP)
             elif word == "hint":
-                self._hint(view, rng)
+                self._hint(view)
             elif text:
                 return text
 
-    def _hint(self, view: SeatView, rng: np.random.Generator) -> None:
-        advice = self.adviser.advise(view, rng)
-        what = {"trump": "trump choices", "bid": "bids", "play": "plays"}[view.phase]
-        samples = {"trump": self.adviser.trump_samples, "bid": self.adviser.bid_samples,
-                   "play": self.adviser.play_samples}[view.phase]
-        self._say(f"  advisor's {what}, best first (expected deal score ± standard error, {samples} samples):")
+    def _turn(self, view: SeatView) -> tuple:
+        return (len(self.deals), view.phase, view.bids, len(view.played))
+
+    def _hint(self, view: SeatView) -> None:
+        deal, phase, bids, played = self._turn(view)
+        turn_seed = [self.hint_seed, deal, ("trump", "bid", "play").index(phase),
+                     sum(b is not None for b in bids), played]
+        advice = self.adviser.advise(view, np.random.default_rng(turn_seed))
+        what = {"trump": "trump choices", "bid": "bids", "play": "plays"}[phase]
+        effort = {"trump": f"{self.adviser.trump_samples} sampled deals, {self.adviser.trump_playout_samples} "
+                           f"samples a decision",
+                  "bid": f"{self.adviser.bid_samples} samples", "play": f"{self.adviser.play_samples} samples"}[phase]
+        self._say(f"  advisor's {what}, best first (expected deal score ± standard error, {effort}):")
         self._say(advice_table(advice, indent="    "))
 
     def _show_turn(self, view: SeatView) -> None:
@@ -210,6 +222,25 @@ class TerminalPlayer:
     def _say(self, text: str) -> None:
         self.stdout.write(text + "\n")
         self.stdout.flush()
+
+
+# The rules engine names the seat ("seat 2 must follow h"); the screen calls the person
+# "you". Each pattern is one of the engine's phrasings (DealState.make_bid, _check_play).
+_SECOND_PERSON = (
+    (r"the dealer \(seat {seat}\) may not", "you are the dealer and may not"),
+    (r"\bseat {seat}'s hand", "your hand"),
+    (r"\bseat {seat} holds\b", "you hold"),
+    (r"\bseat {seat} has no\b", "you have no"),
+    (r"\bseat {seat} must play its\b", "you must play your"),
+    (r"\bseat {seat} must\b", "you must"),
+)
+
+
+def in_second_person(message: str, seat: int) -> str:
+    """The engine's ``message`` about ``seat`` as said to the person in that seat."""
+    for pattern, words in _SECOND_PERSON:
+        message = re.sub(pattern.format(seat=seat), words, message)
+    return message
 
 
 def advice_table(advice: Sequence[Advice], indent: str = "") -> str:

@@ -282,3 +282,90 @@ def test_advisor_with_effort():
         (200, 200, 40, 20)
     small = AdvisorPolicy.with_effort(3, bid_evidence=False)
     assert (small.trump_samples, small.trump_playout_samples, small.bid_evidence) == (1, 1, False)
+
+
+def test_a_position_file_that_does_not_exist_is_one_line(monkeypatch, capsys, tmp_path):
+    missing = tmp_path / "position.json"
+    code, out, err = run(["advise", "--position", str(missing)], "", monkeypatch, capsys)
+    assert code == 2 and out == ""
+    assert err == f"python3 -m solver.georgian: error: --position {missing}: file not found " \
+                  "(nor a JSON object, which starts with '{')\n"
+    code, _, err = run(["advise", "--position", str(tmp_path)], "", monkeypatch, capsys)
+    assert code == 2 and err.endswith(f"--position {tmp_path}: not a file\n")
+
+
+def test_rules_messages_say_you_for_the_persons_seat(monkeypatch, capsys):
+    # Seat 1 deals deal 2 (bids S2 0, S3 0, S0 0 in the README's game): 2 is its forbidden bid.
+    code, out, _ = run(["play", "--seat", "1", "--opponents", "advisor,baseline,random", "--seed", str(SEED),
+                        "--samples", "20"], "1\nJk high h\n2\n", monkeypatch, capsys)
+    assert code == 0
+    assert "  not allowed: you are the dealer and may not bid 2: with the other bids [0, 0, 0]" in out
+    assert "seat 1" not in out
+
+
+@pytest.mark.parametrize("hands,bids,plays,attempt,said", [
+    (["Ah 7h", "Kh 8c", "Qh 9c", "Jh Tc"], (0, 0, 0, 0), ["Ah"], "8c", "you must follow h (Kh) or play a joker"),
+    (["Ah 7s", "8c 8s", "Qh 9s", "Jh Ts"], (0, 0, 0, 0), ["Ah"], "8s",
+     "you have no h and must play a trump (8c) or a joker"),
+    (["Ah 7h", "Kh 8c", "Qh 9c", "Jh Tc"], (0, 0, 0, 0), ["Ah"], "Jk high", "you hold no joker (hand: Kh 8c)"),
+    (["Ah 7h", "Kh 8c", "Qh 9c", "Jh Tc"], (0, 0, 0, 0), ["Ah"], "Qh", "Qh is not in your hand (Kh 8c)"),
+    (["Jk 7h", "Kh 8h", "Qh 9c", "Jh Tc"], (0, 0, 0, 0), ["Jk high h"], "8h",
+     "a joker led high naming h: you must play your highest h (Kh) or a joker"),
+])
+def test_every_rules_message_about_the_person_says_you(hands, bids, plays, attempt, said):
+    from solver.georgian.terminal import in_second_person
+
+    deal = DealState(hands, 3, turned_card="7c")
+    for seat in deal.bidding_order:
+        deal.make_bid(bids[seat])
+    for play in plays:
+        deal.play(play)
+    with pytest.raises(ValueError) as err:
+        deal.play(attempt)
+    assert in_second_person(str(err.value), deal.to_move) == said
+    assert in_second_person(str(err.value), (deal.to_move + 1) % 4) == str(err.value)  # not about that seat
+
+
+def test_a_hint_is_the_same_each_time_it_is_asked(monkeypatch, capsys):
+    # nines, seat 1 left of the dealer S0: it chooses trump in deal 1; hints at the trump choice and a bid.
+    code, out, _ = run(["play", "--seat", "1", "--variant", "nines", "--opponents", "baseline", "--seed", "4",
+                        "--samples", "30"], "hint\nhint\ns\nhint\nhint\n", monkeypatch, capsys)
+    assert code == 0
+    blocks = out.split("> hint\n")[1:]
+    trump = [b[:b.index("\nYour")] for b in blocks[:2]]
+    bids = [b[:b.index("\nYour")] for b in blocks[2:4]]
+    assert trump[0].startswith("  advisor's trump choices, best first (expected deal score ± standard error, "
+                               "6 sampled deals, 3 samples a decision):")
+    assert trump[0] == trump[1] and bids[0] == bids[1] and "advisor's bids" in bids[0]
+
+
+def test_trump_hints_are_capped_and_say_their_effort(monkeypatch, capsys):
+    code, out, _ = run(["play", "--seat", "1", "--variant", "nines", "--opponents", "baseline", "--seed", "4",
+                        "--samples", "100000"], "quit\n", monkeypatch, capsys)
+    assert code == 0
+    person = cli._advisor(100_000, False)
+    assert (person.bid_samples, person.trump_samples, person.trump_playout_samples) == (100_000, 400, 200)
+
+
+@pytest.mark.parametrize("players,flag,reading", [
+    (["advisor", "baseline", "baseline", "baseline"], "auto", [0]),  # the table where it measured a gain
+    (["advisor", "advisor", "baseline", "baseline"], "auto", []),
+    (["advisor", "random", "baseline", "baseline"], "auto", []),
+    (["advisor", "advisor", "baseline", "baseline"], "on", [0, 1]),
+    (["advisor", "baseline", "baseline", "baseline"], "off", []),
+])
+def test_which_advisors_read_the_bids(players, flag, reading, monkeypatch, capsys):
+    code, out, _ = run(["simulate", "--players", *players, "--bid-evidence", flag, "--variant", "nines",
+                        "--games", "1", "--samples", "4", "--json"], "", monkeypatch, capsys)
+    summary = json.loads(out)["summary"]
+    assert code == 0 and summary["bid_evidence"] == reading and summary["trump_by_score"] is False
+
+
+def test_the_warm_up_runs_the_trump_advice_though_it_is_not_the_default(monkeypatch):
+    from solver.georgian import kernels
+
+    calls = []
+    real = kernels.evaluate_trumps
+    monkeypatch.setattr(kernels, "evaluate_trumps", lambda *a: calls.append(a) or real(*a))
+    compile_kernels()
+    assert calls
