@@ -30,7 +30,7 @@ The web layer calls what the command line calls (``solver.solve``, ``solver.revi
 from __future__ import annotations
 
 import asyncio
-import functools
+import contextlib
 import ipaddress
 import logging
 import secrets
@@ -57,6 +57,8 @@ from ..arena import deal_hands
 from ..cards import card_name, deck_codes
 from ..display import sort_row
 from ..rules import SCHEME_MANDARIN, SCHEME_SCOOP
+from ..sampling import first_batch
+from ..solve import EFFORTS, POOLED_FAST
 
 STATIC = Path(__file__).resolve().parent / "static"
 # The rule sets the page offers ("classic:western" is another name for "classic").
@@ -128,72 +130,294 @@ class DealRequest(_Body):
 
 # --- the app ---------------------------------------------------------------------------------
 class _State:
-    """What the app keeps between requests: its limits, its thread pool, the requests at
-    work."""
+    """What the app keeps between requests: its limits, its worker processes, the
+    requests at work and waiting."""
 
     def __init__(self, limits: Limits):
         self.limits = limits
-        self.executor = ThreadPoolExecutor(limits.workers, thread_name_prefix="solver-web")
-        self.busy = 0
-        self.idle_since = time.monotonic()     # the last moment no request was at work
+        self.workers = _Workers(limits.workers)
+        self.busy = 0            # requests a worker is at
+        self.waiting = 0         # requests waiting for a worker
 
     def compiling_since(self) -> Optional[float]:
-        """When a request at work started compiling kernels that are still compiling, or
-        None.  Kernels compile only inside a request, so a start from before the server
-        was last idle is stale (kernels found cold and never called)."""
-        since = _jit.compiling_since()
-        if self.busy and since is not None and since >= self.idle_since:
-            return since
-        return None
+        """``time.time()`` when a request at work started compiling kernels that are
+        still compiling, or None."""
+        return self.workers.compiling_since()
 
 
-def _call(alone: bool, fn, *args, **kwargs):
-    """``fn(*args, **kwargs)`` in a worker thread.  Alone, a request's kernels use every
-    core (:func:`solver._jit.in_ranges`); beside others, one thread each, since kernels
-    side by side on every core would oversubscribe them (the answer is the same either
-    way)."""
-    before = numba.get_num_threads()              # Numba's thread count is per thread
-    if not alone:
-        numba.set_num_threads(1)
-    try:
-        return fn(*args, **kwargs)
-    finally:
-        numba.set_num_threads(before)
+# --- the workers: processes that can be stopped ------------------------------------------------
+# One solve is one compiled call, which nothing can interrupt in its thread; so requests
+# run in worker processes, and a request whose client has gone, or whose time is up, has
+# its worker killed (and replaced), rather than left to burn a core for minutes.
+TASKS = ("solve", "review")
+CHECK_EVERY = 0.2              # seconds between looks at the client and the clock
 
 
-async def _off_the_loop(state: _State, fn, *args, **kwargs):
-    """``fn(*args, **kwargs)`` in the thread pool, within the time limit."""
+def _worker_main(fd: int) -> None:
+    """A worker process: run each task it is sent (``(name, args, kwargs, alone)``) and
+    send back ``("done", "ok", to_dict())``, ``("done", "bad", message)`` for bad input
+    or ``("done", "bug", traceback)``; while one compiles kernels, ``("compiling",
+    time.time() it started)`` first."""
+    import signal
+    import threading
+    import traceback
+    from multiprocessing.connection import Connection
+    signal.signal(signal.SIGINT, signal.SIG_IGN)        # Ctrl+C is the server's to handle
+    conn = Connection(fd)
+    every_core = numba.get_num_threads()
+    lock = threading.Lock()
+
+    def send(message):
+        with lock:
+            conn.send(message)
+
+    send(("ready",))
+    while True:
+        try:
+            name, args, kwargs, alone = conn.recv()
+        except (EOFError, OSError):
+            return                                      # the server has gone
+        # Alone, a request's kernels use every core; beside others, one thread each,
+        # since kernels side by side on every core would oversubscribe them (the answer
+        # is the same either way).
+        numba.set_num_threads(every_core if alone else 1)
+        started, done = time.monotonic(), threading.Event()
+
+        def tell_compiling():
+            told = None
+            while not done.wait(0.1):
+                since = _jit.compiling_since()
+                # (A start from before this task is stale: kernels found cold, never run.)
+                if since is not None and since >= started and since != told:
+                    told = since
+                    send(("compiling", time.time() - (time.monotonic() - since)))
+        watcher = threading.Thread(target=tell_compiling, daemon=True)
+        watcher.start()
+        try:
+            answer = ("done", "ok", getattr(solver, name)(*args, **kwargs).to_dict())
+        except ValueError as e:
+            answer = ("done", "bad", _one_line(e))
+        except Exception:
+            answer = ("done", "bug", traceback.format_exc())
+        done.set()
+        watcher.join()
+        send(answer)
+
+
+class _Worker:
+    """One worker process (``python3 -c ...``, in a session of its own, so a Ctrl+C
+    meant for the server does not reach it) and the server's end of its socket."""
+
+    def __init__(self):
+        import subprocess
+        from multiprocessing.connection import Connection
+        mine, theirs = socket.socketpair()
+        code = f"from solver.web.app import _worker_main; _worker_main({theirs.fileno()})"
+        try:
+            self.process = subprocess.Popen([sys.executable, "-c", code],
+                                            pass_fds=[theirs.fileno()],
+                                            stdin=subprocess.DEVNULL,
+                                            start_new_session=True)
+        finally:
+            theirs.close()
+        self.conn = Connection(mine.detach())
+        self.compiling_since: Optional[float] = None
+
+    def kill(self) -> None:
+        """Stop it at once, whatever it is doing."""
+        self.compiling_since = None
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        # (Its socket closes when the thread reading it, if any, has seen it end.)
+
+
+class _Workers:
+    """Up to ``size`` worker processes, started when first needed; a request takes an idle
+    one (:meth:`take`) and gives it back (:meth:`give_back`) or has it killed
+    (:meth:`kill`), and a new one is started in its place."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.alive: set = set()          # started, not killed
+        self.at_work: set = set()
+        self._idle: Optional[asyncio.Queue] = None
+        self.readers = ThreadPoolExecutor(2 * size + 2, thread_name_prefix="solver-web-pipe")
+
+    @property
+    def idle(self) -> asyncio.Queue:
+        if self._idle is None:
+            self._idle = asyncio.Queue()
+        return self._idle
+
+    async def receive(self, worker: _Worker):
+        """The worker's next message (EOFError if it has died)."""
+        return await asyncio.get_running_loop().run_in_executor(self.readers,
+                                                                 worker.conn.recv)
+
+    def start(self) -> None:
+        """Start a worker; it joins the idle ones once it has imported the solver."""
+        async def start():
+            loop = asyncio.get_running_loop()
+            worker = await loop.run_in_executor(self.readers, _Worker)
+            self.alive.add(worker)
+            try:
+                assert await self.receive(worker) == ("ready",)
+            except BaseException:
+                self.kill(worker, replace=False)
+                log.error("a worker process did not start", exc_info=True)
+                raise
+            self.idle.put_nowait(worker)
+        self.starting += 1
+        task = asyncio.get_running_loop().create_task(start())
+        task.add_done_callback(self._started)
+
+    starting = 0
+
+    def _started(self, task) -> None:
+        self.starting -= 1
+        if not task.cancelled():
+            task.exception()            # (logged above)
+
+    async def take(self) -> _Worker:
+        """An idle worker, starting one if all are at work and there is room."""
+        if self.idle.empty() and len(self.alive) + self.starting < self.size:
+            self.start()
+        while True:
+            worker = await self.idle.get()
+            if worker in self.alive:
+                self.at_work.add(worker)
+                return worker
+
+    def give_back(self, worker: _Worker) -> None:
+        worker.compiling_since = None
+        self.at_work.discard(worker)
+        self.idle.put_nowait(worker)
+
+    def kill(self, worker: _Worker, replace: bool = True) -> None:
+        """Kill the worker (its task is dropped); start another in its place."""
+        self.at_work.discard(worker)
+        self.alive.discard(worker)
+        worker.kill()
+        if replace:
+            self.start()
+
+    def compiling_since(self) -> Optional[float]:
+        starts = [w.compiling_since for w in self.at_work if w.compiling_since is not None]
+        return min(starts) if starts else None
+
+    def close(self) -> None:
+        """Kill every worker (the server is stopping)."""
+        for worker in list(self.alive):
+            self.kill(worker, replace=False)
+        self.readers.shutdown(wait=False, cancel_futures=True)
+
+
+class _ClientGone(Exception):
+    """The client closed its connection before its answer was ready."""
+
+
+async def _in_a_worker(state: _State, request: Request, name: str, *args, **kwargs):
+    """``solver.<name>(*args, **kwargs).to_dict()`` in a worker process, within the
+    time limit (waiting for a worker included; compiling the kernels on a first request
+    is not counted); a request whose client has gone or whose time is up has its worker
+    killed."""
     loop = asyncio.get_running_loop()
-    state.busy += 1
+    deadline = loop.time() + state.limits.timeout
+    workers = state.workers
+    worker = None
+
+    async def watch(step):
+        """``step``'s result once done; meanwhile an eye on the client and the clock."""
+        step = asyncio.ensure_future(step)
+        try:
+            while True:
+                done, _ = await asyncio.wait({step}, timeout=CHECK_EVERY)
+                if done:
+                    return step.result()
+                if await request.is_disconnected():
+                    raise _ClientGone
+                compiling = worker is not None and worker.compiling_since is not None
+                if loop.time() > deadline and not compiling:
+                    # Compiling the kernels (a first request, once) does not count: the
+                    # page says it is happening, and no smaller request would be quicker.
+                    raise HTTPException(504, f"the request took longer than this "
+                                             f"server's limit of {state.limits.timeout:g} s "
+                                             f"(its --timeout); ask for fewer samples")
+        finally:
+            if not step.done():
+                step.cancel()
+
+    state.waiting += 1
+    taking = asyncio.ensure_future(workers.take())
     try:
-        work = loop.run_in_executor(state.executor, functools.partial(
-            _call, state.busy == 1, fn, *args, **kwargs))
+        worker = await watch(taking)
+    except BaseException:
+        # (A worker taken just as the client went is not lost.)
+        if taking.done() and not taking.cancelled() and taking.exception() is None:
+            workers.give_back(taking.result())
+        raise
+    finally:
+        state.waiting -= 1
+    state.busy += 1
+    finished = False
+    try:
+        alone = state.busy == 1
+        worker.conn.send((name, args, kwargs, alone))
         while True:
             try:
-                return await asyncio.wait_for(asyncio.shield(work), state.limits.timeout)
-            except asyncio.TimeoutError:
-                # Compiling the kernels (a first request, once) does not count: the page
-                # says it is happening, and no smaller request would be quicker.
-                if state.compiling_since() is None:
-                    # The work goes on; what it raises later is of no one's concern.
-                    work.add_done_callback(lambda done: done.cancelled() or done.exception())
-                    raise HTTPException(504, f"the request took longer than this server's "
-                                             f"limit of {state.limits.timeout:g} s (its "
-                                             f"--timeout); ask for fewer samples") from None
+                message = await watch(workers.receive(worker))
+            except (EOFError, OSError):
+                raise RuntimeError("a worker process died") from None
+            if message[0] == "compiling":
+                worker.compiling_since = message[1]
+                continue
+            _, kind, payload = message
+            finished = True
+            workers.give_back(worker)
+            if kind == "bad":
+                raise ValueError(payload)
+            if kind == "bug":
+                raise RuntimeError(f"in a worker process: {payload}")
+            return payload
     finally:
         state.busy -= 1
-        if not state.busy:
-            state.idle_since = time.monotonic()
+        if not finished:                   # gone, timed out, cancelled or died
+            workers.kill(worker)
 
 
-def _samples(samples: Optional[int], limits: Limits, default: Optional[int] = None):
+def _samples(samples: Optional[int], max_samples: int, default: Optional[int] = None):
     """The samples a request asks for, within the server's limit (None: ``default``)."""
     if samples is None:
-        return None if default is None else min(default, limits.max_samples)
-    if samples > limits.max_samples:
-        raise ValueError(f"samples={samples}: this server takes at most {limits.max_samples} "
+        return None if default is None else min(default, max_samples)
+    if samples > max_samples:
+        raise ValueError(f"samples={samples}: this server takes at most {max_samples} "
                          f"(its --max-samples)")
     return samples
+
+
+def _solve_sampling(body: "SolveRequest", max_samples: int) -> dict:
+    """A solve's sampling arguments within the server's limit.  ``samples=N`` above it is
+    refused; adaptive sampling (no ``samples``, either ``effort``) whose cap would pass
+    it runs to at most ``max_samples`` deals, at the effort's precision (its held-out
+    deals are a quarter of those, at least 64 opponent hands' worth, as always).  What
+    the library would refuse is passed on as it is, for the library's own message."""
+    if body.samples is not None:
+        return dict(samples=_samples(body.samples, max_samples), effort=body.effort)
+    effort = "fast" if body.effort is None else body.effort
+    rs = solver.rule_set(body.rules)
+    seats = rs.max_seats if body.players is None else body.players
+    if effort not in EFFORTS or seats not in rs.seats or rs.cards_dealt not in \
+            EFFORTS[effort]["hands"]:
+        return dict(effort=body.effort)
+    cap = max(first_batch(seats), EFFORTS[effort]["hands"][rs.cards_dealt] // (seats - 1))
+    if seats == 2 and effort == "fast":
+        cap = max(cap, POOLED_FAST["samples"])      # heads-up deals from the pool
+    if cap <= max_samples:
+        return dict(effort=body.effort)
+    return dict(samples=max_samples,
+                precision=EFFORTS[effort]["precision"][rs.cards_dealt] * (seats - 1),
+                effort=None)
 
 
 def _rule_set_info(name: str) -> dict:
@@ -295,7 +519,14 @@ class _Guard:
 def create_app(limits: Limits = Limits()) -> FastAPI:
     """The study page's ASGI application (FastAPI), with these ``limits``."""
     state = _State(limits)
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        state.workers.start()          # ready for the first request
+        yield
+        state.workers.close()          # the server is stopping: its work with it
+
     app = FastAPI(title="Chinese Poker study page", version=solver.__version__,
+                  lifespan=lifespan,
                   description="The solver's JSON API: the answers are solver.solve(...)"
                               ".to_dict() and solver.review(...).to_dict().",
                   docs_url=None, redoc_url=None,      # their pages load scripts from a CDN
@@ -333,30 +564,33 @@ def create_app(limits: Limits = Limits()) -> FastAPI:
                     timeout=limits.timeout, version=solver.__version__)
 
     @app.post("/api/solve", summary="solver.solve(...).to_dict()")
-    async def solve(body: SolveRequest) -> dict:
-        solution = await _off_the_loop(state, solver.solve, body.cards, body.rules, body.cut,
-                                       samples=_samples(body.samples, limits),
-                                       effort=body.effort, seed=body.seed,
-                                       players=body.players, top=body.top)
-        return solution.to_dict()
+    async def solve(body: SolveRequest, request: Request) -> dict:
+        sampling = _solve_sampling(body, limits.max_samples)
+        answer = await _in_a_worker(state, request, "solve", body.cards, body.rules,
+                                    body.cut, seed=body.seed, players=body.players,
+                                    top=body.top, **sampling)
+        if "precision" in sampling:        # capped here: at the effort asked for
+            answer["effort"] = body.effort or answer.get("effort")
+        return answer
 
     @app.post("/api/review", summary="solver.review(...).to_dict()")
-    async def review(body: ReviewRequest) -> dict:
-        result = await _off_the_loop(state, solver.review, body.cards, body.setting,
-                                     body.rules, body.cut,
-                                     samples=_samples(body.samples, limits, DEFAULT_SAMPLES),
-                                     seed=body.seed, players=body.players)
-        return result.to_dict()
+    async def review(body: ReviewRequest, request: Request) -> dict:
+        return await _in_a_worker(state, request, "review", body.cards, body.setting,
+                                  body.rules, body.cut,
+                                  samples=_samples(body.samples, limits.max_samples,
+                                                           DEFAULT_SAMPLES),
+                                  seed=body.seed, players=body.players)
 
-    @app.post("/api/deal", summary="a random deal (python -m solver deal --json)")
+    @app.post("/api/deal", summary="a random deal (python3 -m solver deal --json)")
     async def deal(body: DealRequest) -> dict:
         return _deal(body.rules, body.players, body.seed)
 
-    @app.get("/api/status", summary="requests at work; kernels compiling, and for how long")
+    @app.get("/api/status", summary="requests at work and waiting; kernels compiling, and "
+                                    "for how long")
     async def status() -> dict:
         since = state.compiling_since()
-        return dict(busy=state.busy, compiling=since is not None,
-                    compiling_for=None if since is None else time.monotonic() - since)
+        return dict(busy=state.busy, waiting=state.waiting, compiling=since is not None,
+                    compiling_for=None if since is None else max(0.0, time.time() - since))
 
     @app.get("/", include_in_schema=False)
     async def page():
