@@ -428,8 +428,16 @@ def _serve(args) -> int:
     except ImportError as e:
         raise ValueError(f"the study page needs the web extra ({e.name} is missing): "
                          f"python3 -m pip install -e '.[web]'") from None
-    return serve(host=args.host, port=args.port, max_samples=args.max_samples,
-                 timeout=args.timeout, max_body=args.max_body)
+    try:
+        return serve(host=args.host, port=args.port, max_samples=args.max_samples,
+                     timeout=args.timeout, max_body=args.max_body)
+    except ValueError as e:              # (Limits' and the socket's words are Python's)
+        raise ValueError(cli_words(str(e), {name: f"--{name.replace('_', '-')}" for name in
+                                            ("host", "port", "max_samples", "timeout",
+                                             "max_body")})) from None
+    except KeyboardInterrupt:            # Ctrl+C: the server has stopped, its work with it
+        print("interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import ipaddress
+import json
 import logging
 import secrets
 import socket
@@ -502,18 +504,85 @@ class _Guard:
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
             response = JSONResponse({"error": too_large.detail}, 413)
             return await response(scope, receive, send_with_headers)
-        received = 0
-
-        async def limited_receive():
-            nonlocal received
+        if scope["method"] != "POST":
+            return await self.app(scope, receive, send_with_headers)
+        # The whole body, read here (it is small), so that what FastAPI would answer
+        # with "There was an error parsing the body" gets its reason instead.
+        body, more = b"", True
+        while more:
             message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.max_body:
-                    raise too_large       # FastAPI lets an HTTPException through as it is
-            return message
+            if message["type"] != "http.request":
+                return                    # the client has gone
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.max_body:
+                response = JSONResponse({"error": too_large.detail}, 413)
+                return await response(scope, receive, send_with_headers)
+        content_type = dict(scope.get("headers") or ()).get(b"content-type")
+        problem = _body_problem(content_type, body)
+        if problem is not None:
+            response = JSONResponse({"error": problem[1]}, problem[0])
+            return await response(scope, receive, send_with_headers)
+        if content_type is None:          # read as JSON (FastAPI would not read it)
+            scope = dict(scope, headers=[*scope.get("headers", ()),
+                                         (b"content-type", b"application/json")])
+        replayed = False
 
-        return await self.app(scope, limited_receive, send_with_headers)
+        async def replay():
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()        # (then only the client's going)
+
+        return await self.app(scope, replay, send_with_headers)
+
+
+class _Huge(int):
+    """A number in a request body with more digits than Python reads (its digit count)."""
+
+
+def _body_problem(content_type: Optional[bytes], body: bytes):
+    """``(status, message)`` for a POST body the API cannot read as JSON, or None: a
+    Content-Type other than JSON (a body without one is read as JSON), bytes that are not
+    UTF-8, a number with more digits than Python reads (a 5000-digit seed).  What is not
+    JSON at all is left to the endpoint ("not valid JSON")."""
+    if content_type is not None:
+        media = content_type.split(b";")[0].strip().lower().decode("latin-1")
+        if media != "application/json" and not media.endswith("+json"):
+            return 415, (f"the request body must be JSON, sent with Content-Type: "
+                         f"application/json (not {media or 'an empty one'})")
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return 400, f"the request body is not valid UTF-8 (byte {e.start} is 0x{body[e.start]:02x})"
+    limit = sys.get_int_max_str_digits() or None
+
+    def read_int(digits: str) -> int:
+        if limit and len(digits.lstrip("-")) > limit:
+            return _Huge(len(digits.lstrip("-")))
+        return int(digits)
+    try:
+        data = json.loads(text, parse_int=read_int)
+    except ValueError:
+        return None
+
+    def huge(value, name):
+        """(where, digits) of the first such number in ``value``, or None."""
+        if isinstance(value, _Huge):
+            return name, int(value)
+        items = value.items() if isinstance(value, dict) else \
+            enumerate(value) if isinstance(value, list) else ()
+        for key, item in items:
+            found = huge(item, key if isinstance(value, dict) and name is None else name)
+            if found:
+                return found
+        return None
+    found = huge(data, None)
+    if found:
+        return 400, (f"{found[0] or 'the request body'}: a number of {found[1]} digits; this server "
+                     f"reads at most {limit}")
+    return None
 
 
 def create_app(limits: Limits = Limits()) -> FastAPI:
@@ -592,7 +661,7 @@ def create_app(limits: Limits = Limits()) -> FastAPI:
         return dict(busy=state.busy, waiting=state.waiting, compiling=since is not None,
                     compiling_for=None if since is None else max(0.0, time.time() - since))
 
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def page():
         return FileResponse(STATIC / "index.html")
 
@@ -603,17 +672,98 @@ def create_app(limits: Limits = Limits()) -> FastAPI:
 
 
 # --- serving -----------------------------------------------------------------------------------
+READ_TIMEOUT = 5.0       # seconds a request (its headers and body) may take to arrive
+
+
+def _raw_json_response(status: int, reason: str, error: str) -> bytes:
+    """A whole HTTP response with ``{"error": error}``, for the protocol to write when no
+    request reached the app (half a request, or not HTTP)."""
+    body = json.dumps({"error": error}).encode()
+    return (f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
+            f"content-length: {len(body)}\r\nconnection: close\r\n\r\n").encode() + body
+
+
+def _protocol():
+    """uvicorn's HTTP/1.1 protocol (h11), with two changes: a request whose headers and
+    body have not all arrived within :data:`READ_TIMEOUT` seconds of its first byte (or
+    of the connection) is answered 408 and dropped, so that clients sending half a
+    request cannot hold the server's connections (uvicorn has no such limit); and what
+    is not HTTP gets a JSON 400, as every other error, not uvicorn's plain text."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class Protocol(H11Protocol):
+        read_timer = None
+
+        def connection_made(self, transport):
+            super().connection_made(transport)
+            self._arm()
+
+        def _arm(self):
+            if self.read_timer is None:
+                self.read_timer = self.loop.call_later(READ_TIMEOUT, self._too_slow)
+
+        def _disarm(self):
+            if self.read_timer is not None:
+                self.read_timer.cancel()
+                self.read_timer = None
+
+        def data_received(self, data):
+            if self.conn.their_state is h11.IDLE:
+                self._arm()                         # a new request begins
+            super().data_received(data)
+            if self.conn.their_state is not h11.IDLE and \
+                    self.conn.their_state is not h11.SEND_BODY:
+                self._disarm()                      # all of it has arrived (or it ended)
+
+        def connection_lost(self, exc):
+            self._disarm()
+            super().connection_lost(exc)
+
+        def on_response_complete(self):
+            super().on_response_complete()          # (its keep-alive timer takes over)
+            self._disarm()
+
+        def _too_slow(self):
+            self.read_timer = None
+            if self.transport.is_closing():
+                return
+            if self.cycle is None or not self.cycle.response_started:
+                self.transport.write(_raw_json_response(
+                    408, "Request Timeout", f"the request did not arrive within "
+                                            f"{READ_TIMEOUT:g} s"))
+            self.transport.close()
+
+        def send_400_response(self, msg):
+            self._disarm()
+            self.transport.write(_raw_json_response(400, "Bad Request",
+                                                    "not an HTTP/1.1 request this server "
+                                                    "can read"))
+            self.transport.close()
+
+    return Protocol
+
+
 def _bind(host: str, port: int) -> socket.socket:
     """A listening socket on ``host:port`` (port 0: a free one); OSError when it cannot."""
     port = check_int("port", port, 0, 65535)
-    family, kind, proto, _, address = socket.getaddrinfo(host, port,
-                                                         type=socket.SOCK_STREAM)[0]
+    not_here = ValueError(f"host={host}: not an address of this machine")
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port,
+                                                             type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError):
+        raise not_here from None
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind(address)
-    except OSError:
+    except OSError as e:
         sock.close()
+        if e.errno == errno.EADDRINUSE:
+            raise ValueError(f"port={port}: another program is listening on it "
+                             f"(port=0 takes a free one)") from None
+        if e.errno == errno.EADDRNOTAVAIL:
+            raise not_here from None
         raise
     sock.listen(128)
     return sock
@@ -644,6 +794,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, max_samples: int = 4000,
               f"the page and run solves on this machine (no authentication)",
               file=sys.stderr, flush=True)
     config = uvicorn.Config(create_app(limits), log_level="warning", limit_concurrency=64,
-                            timeout_graceful_shutdown=5)
+                            http=_protocol(), timeout_keep_alive=5,
+                            timeout_graceful_shutdown=1)
     uvicorn.Server(config).run(sockets=[sock])
     return 0
