@@ -259,35 +259,43 @@ class _Workers:
 
     def start(self) -> None:
         """Start a worker; it joins the idle ones once it has imported the solver."""
+        self.starting += 1
+
         async def start():
             loop = asyncio.get_running_loop()
-            worker = await loop.run_in_executor(self.readers, _Worker)
+            try:
+                worker = await loop.run_in_executor(self.readers, _Worker)
+            finally:
+                self.starting -= 1
             self.alive.add(worker)
+            if self.closing:
+                self.kill(worker)
+                return
             try:
                 assert await self.receive(worker) == ("ready",)
             except BaseException:
                 self.kill(worker, replace=False)
+                if self.closing:
+                    return                     # killed by close(): as it should be
                 log.error("a worker process did not start", exc_info=True)
                 raise
             self.idle.put_nowait(worker)
-        self.starting += 1
         task = asyncio.get_running_loop().create_task(start())
-        task.add_done_callback(self._started)
+        task.add_done_callback(lambda done: done.cancelled() or done.exception())
 
-    starting = 0
-
-    def _started(self, task) -> None:
-        self.starting -= 1
-        if not task.cancelled():
-            task.exception()            # (logged above)
+    starting = 0                  # workers being started, not yet alive
 
     async def take(self) -> _Worker:
         """An idle worker, starting one if all are at work and there is room."""
         if self.idle.empty() and len(self.alive) + self.starting < self.size:
             self.start()
         while True:
+            if self.closing:
+                raise HTTPException(503, "the server is stopping")
             worker = await self.idle.get()
-            if worker in self.alive:
+            if worker is None:
+                self.idle.put_nowait(None)         # (for the next one waiting)
+            elif worker in self.alive:
                 self.at_work.add(worker)
                 return worker
 
@@ -301,18 +309,25 @@ class _Workers:
         self.at_work.discard(worker)
         self.alive.discard(worker)
         worker.kill()
-        if replace:
+        if replace and not self.closing:
             self.start()
 
     def compiling_since(self) -> Optional[float]:
         starts = [w.compiling_since for w in self.at_work if w.compiling_since is not None]
         return min(starts) if starts else None
 
+    closing = False
+
     def close(self) -> None:
-        """Kill every worker (the server is stopping)."""
+        """Kill every worker (the server is stopping): what is at work or waiting is
+        answered 503."""
+        if self.closing:
+            return
+        self.closing = True
         for worker in list(self.alive):
             self.kill(worker, replace=False)
-        self.readers.shutdown(wait=False, cancel_futures=True)
+        if self._idle is not None:
+            self._idle.put_nowait(None)           # wakes whoever waits, to see it closing
 
 
 class _ClientGone(Exception):
@@ -370,6 +385,8 @@ async def _in_a_worker(state: _State, request: Request, name: str, *args, **kwar
             try:
                 message = await watch(workers.receive(worker))
             except (EOFError, OSError):
+                if workers.closing:
+                    raise HTTPException(503, "the server is stopping") from None
                 raise RuntimeError("a worker process died") from None
             if message[0] == "compiling":
                 worker.compiling_since = message[1]
@@ -793,8 +810,17 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, max_samples: int = 4000,
         print(f"warning: listening on {host}: anyone who can reach port {bound_port} can use "
               f"the page and run solves on this machine (no authentication)",
               file=sys.stderr, flush=True)
-    config = uvicorn.Config(create_app(limits), log_level="warning", limit_concurrency=64,
+    app = create_app(limits)
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets=None):
+            # The work stops first, so that requests at work are answered ("the server
+            # is stopping") rather than cancelled mid-way.
+            app.state.solver.workers.close()
+            await super().shutdown(sockets)
+
+    config = uvicorn.Config(app, log_level="warning", limit_concurrency=64,
                             http=_protocol(), timeout_keep_alive=5,
                             timeout_graceful_shutdown=1)
-    uvicorn.Server(config).run(sockets=[sock])
+    Server(config).run(sockets=[sock])
     return 0
