@@ -10,19 +10,26 @@ Endpoints (JSON; the schema is at ``/api/openapi.json``):
   top=).to_dict()``.
 * ``POST /api/review`` -- ``solver.review(cards, setting, rules, cut, samples=, seed=,
   players=).to_dict()``.
+* ``POST /api/cards`` -- ``{"cards": solver.format_cards(text).split()}``: the page's
+  paste box, read by the library (every notation the command line takes).
 * ``POST /api/deal`` -- a random deal, as ``python -m solver deal --json`` gives it (a
   random seed when none is given; the answer says which).
-* ``GET /api/status`` -- requests at work, and whether (and for how long) a first
-  request has been compiling the solver's kernels: the page polls it while it waits.
+* ``GET /api/status`` -- requests at work and waiting for a worker, and whether (and for
+  how long) a first request has been compiling the solver's kernels: the page polls it
+  while it waits.
 
 Bad input -- anything the library refuses with a ``ValueError``, a body that is not the
 JSON the endpoint takes -- is answered with HTTP 400 and ``{"error": message}``, the
-library's own message where it is the library's.  Limits: a request body of at most
-``max_body`` bytes (413), at most ``max_samples`` samples (400), and ``timeout``
-seconds a request, compiling the kernels on a first request aside (504; the work itself
-goes on in the background, it cannot be interrupted).  Solves run in a thread pool, off
-the event loop, so a solve never holds up another browser's requests; the kernels
-release the GIL (``solver._jit.njit``).
+library's own message where it is the library's; every other HTTP error is JSON too
+(half-sent requests 408 after :data:`READ_TIMEOUT` seconds, what is not HTTP 400).
+Limits: a request body of at most ``max_body`` bytes (413), at most ``max_samples``
+sampled deals (400 for ``samples=`` above it; a solve without ``samples`` samples
+adaptively up to it), and ``timeout`` seconds a request, waiting for a worker included
+and compiling the kernels on a first request aside (504).  Solves and reviews run in
+worker processes (``workers`` of them, started as needed), off the event loop, so a
+solve never holds up another browser's requests; a request whose time is up, or whose
+client has gone, has its worker killed and replaced, so no work goes on that no one
+will read.
 
 The web layer calls what the command line calls (``solver.solve``, ``solver.review``,
 ``solver.arena.deal_hands``, ``solver.display.sort_row``) and nothing below imports it.
@@ -122,6 +129,11 @@ class ReviewRequest(_Body):
     players: Optional[StrictInt] = Field(None, description="seats (default: the largest)")
     samples: Optional[StrictInt] = Field(None, description=REVIEW_SAMPLES_HELP)
     seed: StrictInt = Field(0, description="seed of the sampled deals")
+
+
+class CardsRequest(_Body):
+    cards: StrictStr = Field(description="card texts in any notation the library reads "
+                                         "('As Kd', 'AsKd', 'A♠️ K♦️', '10h', 'Jk')")
 
 
 class DealRequest(_Body):
@@ -666,6 +678,10 @@ def create_app(limits: Limits = Limits()) -> FastAPI:
                                   samples=_samples(body.samples, limits.max_samples,
                                                            DEFAULT_SAMPLES),
                                   seed=body.seed, players=body.players)
+
+    @app.post("/api/cards", summary="card texts read as the library reads them")
+    async def cards(body: CardsRequest) -> dict:
+        return dict(cards=solver.format_cards(body.cards).split())
 
     @app.post("/api/deal", summary="a random deal (python3 -m solver deal --json)")
     async def deal(body: DealRequest) -> dict:
