@@ -192,10 +192,12 @@ def _parser() -> argparse.ArgumentParser:
                         "run solves on this one (no authentication)")
     v.add_argument("--port", type=int, default=8000, help="port (0: a free one)")
     v.add_argument("--max-samples", type=int, default=4000,
-                   help="the most samples a request may ask for")
+                   help="the most sampled deals a request may use (a solve without "
+                        "samples samples adaptively up to it)")
     v.add_argument("--timeout", type=float, default=60.0,
                    help="seconds a request may take before it is answered with an error "
-                        "(compiling the kernels, on a first request, does not count)")
+                        "and its work stopped (compiling the kernels, on a first "
+                        "request, does not count)")
     v.add_argument("--max-body", type=int, default=65536,
                    help="the largest request body accepted, in bytes")
     return parser

@@ -125,6 +125,21 @@ def test_review_is_the_librarys_review(client, request_body, args):
                                                   **kwargs))
 
 
+@pytest.mark.parametrize("text", ["A♠️ K♦️ Q♥️ J♣️", "AsKdQhJc", "as, kd, qh, jc",
+                                  "A♠ K♦ Q♥ J♣", "Jk 10h"])
+def test_cards_are_read_as_the_library_reads_them(client, text):
+    # The page's paste box: every notation the command line takes (emoji suits with
+    # U+FE0F, no separators), read by the library itself.
+    data = client.post("/api/cards", json=dict(cards=text)).json()
+    assert data == {"cards": solver.format_cards(text).split()}
+
+
+def test_a_bad_card_gets_the_librarys_message(client):
+    response = client.post("/api/cards", json=dict(cards="As Kd Zz"))
+    assert response.status_code == 400
+    assert response.json()["error"] == library_error(lambda: solver.format_cards("As Kd Zz"))
+
+
 def test_deal_is_the_command_lines_deal(client):
     data = client.post("/api/deal", json=dict(rules="bonus", seed=3)).json()
     hands, cut = deal_hands(solver.rule_set("bonus"), 4, 3, 0)

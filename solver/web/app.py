@@ -83,12 +83,13 @@ log = logging.getLogger("solver.web")
 @dataclass(frozen=True)
 class Limits:
     """What one request may cost: ``max_samples`` sampled deals, ``timeout`` seconds
-    (queueing included; compiling the kernels on a first request is not counted), a body
-    of ``max_body`` bytes; ``workers`` threads solve."""
+    (waiting for a worker included; compiling the kernels on a first request is not
+    counted), a body of ``max_body`` bytes; at most ``workers`` worker processes solve."""
     max_samples: int = 4000
     timeout: float = 60.0
     max_body: int = 64 * 1024
-    workers: int = 4          # a long request does not hold up the others
+    workers: int = 4          # a long request does not hold up the others (side by side,
+    #                           each kernel runs on one thread: no oversubscription)
 
     def __post_init__(self):
         check_int("max_samples", self.max_samples, 1)
