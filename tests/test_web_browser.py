@@ -6,8 +6,8 @@ the same arguments; sets its own rows by clicking and checks the review shown ag
 too: ``docs/study-page.png`` was made so); and at a phone's width (390 x 844) checks that
 nothing is wider than the screen, that Enter solves and the answer is scrolled into view,
 that the paste box takes every notation (emoji suits, no separators), and saves
-``SOLVER_SCREENSHOT_PHONE=path`` (``docs/study-page-phone.png``).  Skipped, saying why, where Chromium or
-Playwright is missing; ``.ci/run`` installs Chromium, so CI runs it."""
+``SOLVER_SCREENSHOT_PHONE=path`` (``docs/study-page-phone.png``).  Skipped, saying why,
+where Chromium or Playwright is missing; ``.ci/run`` installs Chromium, so CI runs it."""
 import os
 import shutil
 import sys

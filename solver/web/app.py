@@ -42,6 +42,7 @@ import errno
 import ipaddress
 import json
 import logging
+import os
 import secrets
 import socket
 import sys
@@ -228,9 +229,13 @@ class _Worker:
         from multiprocessing.connection import Connection
         mine, theirs = socket.socketpair()
         code = f"from solver.web.app import _worker_main; _worker_main({theirs.fileno()})"
+        # This very package, wherever this process found it (not installed, say).
+        here = str(Path(solver.__file__).resolve().parent.parent)
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            [here] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
         try:
             self.process = subprocess.Popen([sys.executable, "-c", code],
-                                            pass_fds=[theirs.fileno()],
+                                            pass_fds=[theirs.fileno()], env=env,
                                             stdin=subprocess.DEVNULL,
                                             start_new_session=True)
         finally:
@@ -610,8 +615,8 @@ def _body_problem(content_type: Optional[bytes], body: bytes):
         return None
     found = huge(data, None)
     if found:
-        return 400, (f"{found[0] or 'the request body'}: a number of {found[1]} digits; this server "
-                     f"reads at most {limit}")
+        return 400, (f"{found[0] or 'the request body'}: a number of {found[1]} digits; "
+                     f"this server reads at most {limit}")
     return None
 
 
