@@ -285,6 +285,15 @@ def test_wrong_method_and_unknown_path_get_json_errors(client):
                                                                         "/api/nothing"}
 
 
+def test_too_many_requests_at_once_get_a_json_503(client, monkeypatch):
+    from solver.web import app as web_app
+    monkeypatch.setattr(web_app, "MAX_IN_FLIGHT", 0)          # as if 64 were at work
+    response = client.get("/api/rules")
+    assert response.status_code == 503
+    assert response.json() == {"error": "this server is answering 0 requests already; try "
+                                        "again shortly"}
+
+
 def test_a_body_larger_than_the_limit_gets_413(client):
     big = json.dumps(dict(cards="As " * 2000, rules="classic"))
     response = client.post("/api/solve", content=big, headers={"content-type":

@@ -515,13 +515,19 @@ SECURITY_HEADERS = [
 ]
 
 
+MAX_IN_FLIGHT = 64        # requests answered at once; more get 503
+
+
 class _Guard:
-    """ASGI middleware: a request body larger than ``max_body`` bytes gets 413, whether
-    it says its length up front or not; every response gets :data:`SECURITY_HEADERS`."""
+    """ASGI middleware: more than :data:`MAX_IN_FLIGHT` requests at once get 503, a request
+    body larger than ``max_body`` bytes gets 413, whether it says its length up front or
+    not, and what FastAPI could not read gets its reason (:func:`_body_problem`); every
+    response gets :data:`SECURITY_HEADERS`."""
 
     def __init__(self, app, max_body: int):
         self.app = app
         self.max_body = max_body
+        self.in_flight = 0
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -533,6 +539,17 @@ class _Guard:
                                + SECURITY_HEADERS)
             await send(message)
 
+        if self.in_flight >= MAX_IN_FLIGHT:
+            response = JSONResponse({"error": f"this server is answering {MAX_IN_FLIGHT} "
+                                              f"requests already; try again shortly"}, 503)
+            return await response(scope, receive, send_with_headers)
+        self.in_flight += 1
+        try:
+            return await self._guarded(scope, receive, send_with_headers)
+        finally:
+            self.in_flight -= 1
+
+    async def _guarded(self, scope, receive, send_with_headers):
         too_large = HTTPException(413, f"the request body is larger than this server's "
                                        f"limit of {self.max_body} bytes")
         length = dict(scope.get("headers") or ()).get(b"content-length")
@@ -841,8 +858,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, max_samples: int = 4000,
             app.state.solver.workers.close()
             await super().shutdown(sockets)
 
-    config = uvicorn.Config(app, log_level="warning", limit_concurrency=64,
-                            http=_protocol(), timeout_keep_alive=5,
+    # (No limit_concurrency: its 503 is plain text; the app's own limit answers in JSON.)
+    config = uvicorn.Config(app, log_level="warning", http=_protocol(), timeout_keep_alive=5,
                             timeout_graceful_shutdown=1)
     Server(config).run(sockets=[sock])
     return 0
