@@ -612,9 +612,23 @@ function showReview(r) {
   $("review-diff").textContent = r.diff === null ? "none (a foul cannot be played)"
     : `${signed(r.diff)} ${pm(r.diff_stderr)}`;
   $("review-tied").hidden = !r.tied;
-  $("review-rank").textContent = r.rank === null ? "none" : String(r.rank);
+  $("review-rank").textContent = r.rank === null ? "" : String(r.rank);
   $("review-choices").textContent = String(r.choices);
-  $("review-foul").hidden = r.fouls.length === 0;
+  // A foul that cannot be played has no mean, no difference and no rank: say it fouls.
+  const unplayable = r.ev === null;
+  $("review-played").hidden = unplayable;
+  $("review-diff-line").hidden = unplayable;
+  $("review-fouled").hidden = !unplayable;
+  $("review-fouled").textContent = unplayable
+    ? `Your setting fouls (${r.fouls.join(" and ")}): ${r.rules} cannot play it. The best ` +
+      `averages ${signed(r.best_ev)} units a deal on these ${r.samples} deals.` : "";
+  // Rank among the choices worth considering; a setting below them all says so.
+  const below = r.rank !== null && r.rank > r.choices;
+  $("review-rank-line").hidden = r.rank === null || below;
+  $("review-rank-below").hidden = !below;
+  $("review-rank-below").textContent = below
+    ? `Rank ${r.rank}: below all ${r.choices} choices worth considering.` : "";
+  $("review-foul").hidden = r.fouls.length === 0 || unplayable;   // (said above then)
   $("review-foul").textContent = `Fouled: ${r.fouls.join(" and ")}.`;
   const dominated = $("review-dominated");
   dominated.hidden = !r.dominated_by;
