@@ -12,6 +12,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -130,6 +131,16 @@ def test_bad_input_shows_the_librarys_message_next_to_the_paste_box(page):
     assert page.is_hidden("#error")                     # not a banner at the top
 
 
+def until(tab, script, arg=None, seconds=30):
+    """Wait until ``script`` (a function) is true in the page, asking from here: the
+    page's Content-Security-Policy stops Playwright's own polling (it evaluates strings)."""
+    for _ in range(seconds * 10):
+        if tab.evaluate(script, arg):
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"not within {seconds} s: {script}")
+
+
 PHONE = {"width": 390, "height": 844}
 DRAGON = "A♠️ K♠️ Q♥️ J♦️ T♦️ 9♣️ 8♣️ 7♥️ 6♥️ 5♠️ 4♦️ 3♣️ 2♥️"    # emoji suits (U+FE0F)
 WIDER_THAN_THE_SCREEN = """() => [...document.querySelectorAll("body *")].filter((e) => {
@@ -159,7 +170,7 @@ def test_a_phone_solves_from_the_keyboard_and_nothing_is_wider_than_the_screen(p
     tab.fill("#hand-text", DRAGON)
     tab.press("#hand-text", "Enter")                      # takes the text and solves
     tab.wait_for_selector("#result:not([hidden])", timeout=120_000)
-    tab.wait_for_function(IN_VIEW, arg="result", timeout=10_000)   # scrolled to the answer
+    until(tab, IN_VIEW, "result")   # scrolled to the answer
     sol = solver.solve(DRAGON, "classic", samples=200, seed=7, players=4, top=5)
     assert tab.get_attribute("#best-rows .row-line[data-row=back]", "data-cards") == sol.back
     assert sol.automatic_win and tab.is_visible("#declare")   # a hand that has one
@@ -175,8 +186,8 @@ def test_a_phone_solves_from_the_keyboard_and_nothing_is_wider_than_the_screen(p
     # No separators; and a hand without an automatic win has no Declare button.
     tab.fill("#hand-text", "AsKdQh9s9c8c7h6h5s5d3d3c2d")
     tab.click("#use-text")
-    tab.wait_for_function("document.getElementById('hand-count').textContent === "
-                          "'13 of 13' && document.getElementById('declare').hidden")
+    until(tab, "() => document.getElementById('hand-count').textContent === '13 of 13' "
+               "&& document.getElementById('declare').hidden")
     # An empty Seed is a random one, shown; Enter there solves.
     tab.fill("#seed", "")
     tab.press("#seed", "Enter")
@@ -194,7 +205,7 @@ def test_a_phone_solves_from_the_keyboard_and_nothing_is_wider_than_the_screen(p
     tab.fill("#hand-text", "As Kd Zz")
     tab.press("#hand-text", "Enter")
     tab.wait_for_selector("#error-hand:not([hidden])", timeout=60_000)
-    tab.wait_for_function(IN_VIEW, arg="error-hand", timeout=10_000)
+    until(tab, IN_VIEW, "error-hand")
     # The two spades of a doubled deck are told apart by name.
     tab.select_option("#rules", "joker")
     names = tab.eval_on_selector_all('#deck button[data-card="As"]',
@@ -212,7 +223,7 @@ def test_a_foul_reads_as_a_foul(page):
     page.select_option("#samples", "200")
     page.fill("#hand-text", HAND)
     page.click("#use-text")
-    page.wait_for_function("document.getElementById('hand-count').textContent === '17 of 17'")
+    until(page, "() => document.getElementById('hand-count').textContent === '17 of 17'")
     for row, text in zip(("front", "middle", "back"), fouled):
         page.click(f'.target[data-row="{row}"] .target-name')
         for card in text.split():
