@@ -213,27 +213,3 @@ def test_a_phone_solves_from_the_keyboard_and_nothing_is_wider_than_the_screen(p
     assert len(set(names)) == 2
     assert tab.problems == []
     tab.close()
-
-
-def test_a_foul_reads_as_a_foul(page):
-    # joker cannot play a foul: the page says it fouls, with no mean, difference or rank
-    # (not "averages nothing (it cannot be played) units a deal" and "Rank none").
-    fouled = ("As As Jk", "Ks Qh Jd Td 9c", "8c 7h 6h 5s 4d")
-    page.select_option("#rules", "joker")
-    page.select_option("#samples", "200")
-    page.fill("#hand-text", HAND)
-    page.click("#use-text")
-    until(page, "() => document.getElementById('hand-count').textContent === '17 of 17'")
-    for row, text in zip(("front", "middle", "back"), fouled):
-        page.click(f'.target[data-row="{row}"] .target-name')
-        for card in text.split():
-            page.locator(f'#pool button[data-card="{card}"]').first.click()
-    page.click("#grade")
-    page.wait_for_selector("#review:not([hidden])", timeout=120_000)
-    r = solver.review(HAND, fouled, "joker", samples=SAMPLES, seed=SEED, players=4)
-    assert r.ev is None and r.rank is None
-    assert page.is_visible("#review-fouled") and page.is_hidden("#review-played")
-    assert page.inner_text("#review-fouled").startswith(
-        f"Your setting fouls ({' and '.join(r.fouls)}): joker cannot play it.")
-    assert page.is_hidden("#review-rank-line") and page.is_hidden("#review-diff-line")
-    assert "averages nothing" not in page.inner_text("#review")

@@ -601,34 +601,12 @@ function showReview(r) {
     : `${signed(r.ev)} ${pm(r.stderr)}`;
   $("review-best-ev").textContent = signed(r.best_ev) + (r.best_declares ? " (declaring)" : "");
   $("review-samples").textContent = String(r.samples);
-  // The solve's EV above is another figure: the best setting's mean on held-out deals.
-  const sol = state.solved;
-  $("review-footing").textContent = sol
-    ? `Both means are on this review's ${r.samples} deals, the same for both settings. ` +
-      `The EV ${signed(sol.ev)} shown for the best setting above is the solve's: its mean ` +
-      `on ${sol.holdout ? `${sol.holdout} held-out deals` : `the ${sol.samples} deals that ` +
-      `chose it`}, other deals, so the two figures differ by chance.`
-    : `Both means are on this review's ${r.samples} deals, the same for both settings.`;
   $("review-diff").textContent = r.diff === null ? "none (a foul cannot be played)"
     : `${signed(r.diff)} ${pm(r.diff_stderr)}`;
   $("review-tied").hidden = !r.tied;
-  $("review-rank").textContent = r.rank === null ? "" : String(r.rank);
+  $("review-rank").textContent = r.rank === null ? "none" : String(r.rank);
   $("review-choices").textContent = String(r.choices);
-  // A foul that cannot be played has no mean, no difference and no rank: say it fouls.
-  const unplayable = r.ev === null;
-  $("review-played").hidden = unplayable;
-  $("review-diff-line").hidden = unplayable;
-  $("review-fouled").hidden = !unplayable;
-  $("review-fouled").textContent = unplayable
-    ? `Your setting fouls (${r.fouls.join(" and ")}): ${r.rules} cannot play it. The best ` +
-      `averages ${signed(r.best_ev)} units a deal on these ${r.samples} deals.` : "";
-  // Rank among the choices worth considering; a setting below them all says so.
-  const below = r.rank !== null && r.rank > r.choices;
-  $("review-rank-line").hidden = r.rank === null || below;
-  $("review-rank-below").hidden = !below;
-  $("review-rank-below").textContent = below
-    ? `Rank ${r.rank}: below all ${r.choices} choices worth considering.` : "";
-  $("review-foul").hidden = r.fouls.length === 0 || unplayable;   // (said above then)
+  $("review-foul").hidden = r.fouls.length === 0;
   $("review-foul").textContent = `Fouled: ${r.fouls.join(" and ")}.`;
   const dominated = $("review-dominated");
   dominated.hidden = !r.dominated_by;
