@@ -192,10 +192,12 @@ def _parser() -> argparse.ArgumentParser:
                         "run solves on this one (no authentication)")
     v.add_argument("--port", type=int, default=8000, help="port (0: a free one)")
     v.add_argument("--max-samples", type=int, default=4000,
-                   help="the most samples a request may ask for")
+                   help="the most sampled deals a request may use (a solve without "
+                        "samples samples adaptively up to it)")
     v.add_argument("--timeout", type=float, default=60.0,
                    help="seconds a request may take before it is answered with an error "
-                        "(compiling the kernels, on a first request, does not count)")
+                        "and its work stopped (compiling the kernels, on a first "
+                        "request, does not count)")
     v.add_argument("--max-body", type=int, default=65536,
                    help="the largest request body accepted, in bytes")
     return parser
@@ -428,8 +430,16 @@ def _serve(args) -> int:
     except ImportError as e:
         raise ValueError(f"the study page needs the web extra ({e.name} is missing): "
                          f"python3 -m pip install -e '.[web]'") from None
-    return serve(host=args.host, port=args.port, max_samples=args.max_samples,
-                 timeout=args.timeout, max_body=args.max_body)
+    try:
+        return serve(host=args.host, port=args.port, max_samples=args.max_samples,
+                     timeout=args.timeout, max_body=args.max_body)
+    except ValueError as e:              # (Limits' and the socket's words are Python's)
+        raise ValueError(cli_words(str(e), {name: f"--{name.replace('_', '-')}" for name in
+                                            ("host", "port", "max_samples", "timeout",
+                                             "max_body")})) from None
+    except KeyboardInterrupt:            # Ctrl+C: the server has stopped, its work with it
+        print("interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -80,9 +80,21 @@ def test_solve_defaults_to_the_librarys_adaptive_sampling(client):
     data = client.post("/api/solve", json=dict(cards=CLASSIC, rules="classic")).json()
     assert data["precision"] is not None and data["effort"] == "fast"
     assert data == plain(solver.solve(CLASSIC, "classic"))
-    most = client.post("/api/solve", json=dict(cards=CLASSIC, rules="classic",
-                                               effort="max", players=2)).json()
-    assert most == plain(solver.solve(CLASSIC, "classic", effort="max", players=2))
+
+
+@pytest.mark.parametrize("players, effort", [(2, None), (2, "max"), (4, "max")])
+def test_max_samples_caps_adaptive_sampling_too(players, effort):
+    # A solve without samples= (either effort) runs to at most --max-samples deals, at
+    # the effort's precision; it used to deal the library's cap (3,500 heads-up).
+    cap = 30
+    with TestClient(create_app(Limits(max_samples=cap))) as capped:
+        data = capped.post("/api/solve", json=dict(cards=CLASSIC, rules="classic",
+                                                   players=players, effort=effort)).json()
+    assert data["samples"] <= cap and data["effort"] == (effort or "fast")
+    precision = solver.solve.__globals__["EFFORTS"][effort or "fast"]["precision"][13]
+    expected = plain(solver.solve(CLASSIC, "classic", players=players, samples=cap,
+                                  precision=precision * (players - 1)))
+    assert data == dict(expected, effort=effort or "fast")
 
 
 def test_review_defaults_to_1000_deals_or_the_servers_cap(client):
@@ -113,6 +125,21 @@ def test_review_is_the_librarys_review(client, request_body, args):
                                                   **kwargs))
 
 
+@pytest.mark.parametrize("text", ["A♠️ K♦️ Q♥️ J♣️", "AsKdQhJc", "as, kd, qh, jc",
+                                  "A♠ K♦ Q♥ J♣", "Jk 10h"])
+def test_cards_are_read_as_the_library_reads_them(client, text):
+    # The page's paste box: every notation the command line takes (emoji suits with
+    # U+FE0F, no separators), read by the library itself.
+    data = client.post("/api/cards", json=dict(cards=text)).json()
+    assert data == {"cards": solver.format_cards(text).split()}
+
+
+def test_a_bad_card_gets_the_librarys_message(client):
+    response = client.post("/api/cards", json=dict(cards="As Kd Zz"))
+    assert response.status_code == 400
+    assert response.json()["error"] == library_error(lambda: solver.format_cards("As Kd Zz"))
+
+
 def test_deal_is_the_command_lines_deal(client):
     data = client.post("/api/deal", json=dict(rules="bonus", seed=3)).json()
     hands, cut = deal_hands(solver.rule_set("bonus"), 4, 3, 0)
@@ -126,22 +153,14 @@ def test_deal_is_the_command_lines_deal(client):
 
 def test_status_says_what_is_at_work(client):
     data = client.get("/api/status").json()
-    assert data == dict(busy=0, compiling=False, compiling_for=None)
+    assert data == dict(busy=0, waiting=0, compiling=False, compiling_for=None)
 
 
 def test_status_says_how_long_a_first_request_has_been_compiling(client, monkeypatch):
-    from solver import _jit
-    state = client.app.state.solver
-    started = time.monotonic()
-    monkeypatch.setattr(_jit, "compiling_since", lambda: started)
-    assert client.get("/api/status").json()["compiling"] is False     # no request at work
-    monkeypatch.setattr(state, "busy", 1)
+    workers = client.app.state.solver.workers
+    monkeypatch.setattr(workers, "compiling_since", lambda: time.time() - 3)
     data = client.get("/api/status").json()
-    assert data["compiling"] is True and data["busy"] == 1 and data["compiling_for"] >= 0
-    # A start from before the server was last idle is stale: kernels found cold that no
-    # request went on to compile.
-    monkeypatch.setattr(state, "idle_since", started + 1)
-    assert client.get("/api/status").json()["compiling"] is False
+    assert data["compiling"] is True and data["compiling_for"] >= 3
 
 
 def test_the_page_and_its_assets_come_from_the_package(client):
@@ -266,6 +285,15 @@ def test_wrong_method_and_unknown_path_get_json_errors(client):
                                                                         "/api/nothing"}
 
 
+def test_too_many_requests_at_once_get_a_json_503(client, monkeypatch):
+    from solver.web import app as web_app
+    monkeypatch.setattr(web_app, "MAX_IN_FLIGHT", 0)          # as if 64 were at work
+    response = client.get("/api/rules")
+    assert response.status_code == 503
+    assert response.json() == {"error": "this server is answering 0 requests already; try "
+                                        "again shortly"}
+
+
 def test_a_body_larger_than_the_limit_gets_413(client):
     big = json.dumps(dict(cards="As " * 2000, rules="classic"))
     response = client.post("/api/solve", content=big, headers={"content-type":
@@ -282,30 +310,59 @@ def test_a_body_larger_than_the_limit_gets_413(client):
     assert response.status_code == 413 and "4096 bytes" in response.json()["error"]
 
 
-def test_a_request_over_the_time_limit_gets_a_clear_answer():
+def test_a_request_over_the_time_limit_gets_a_clear_answer_and_its_work_is_stopped():
     with TestClient(create_app(Limits(timeout=0.001))) as client:
+        ready(client)
+        workers = client.app.state.solver.workers
+        (first,) = workers.alive
         response = client.post("/api/solve", json=dict(cards=JOKER, rules="joker",
                                                        samples=200))
-    assert response.status_code == 504
-    assert response.json()["error"] == ("the request took longer than this server's limit of "
-                                        "0.001 s (its --timeout); ask for fewer samples")
+        assert response.status_code == 504
+        assert response.json()["error"] == ("the request took longer than this server's "
+                                            "limit of 0.001 s (its --timeout); ask for fewer "
+                                            "samples")
+        # Its worker was killed, not left solving, and another takes its place.
+        assert first.process.poll() is not None and first not in workers.alive
+        assert client.get("/api/status").json()["busy"] == 0
+
+
+def messages_first(monkeypatch, *first):
+    """Make every worker's next messages ``first``, then its own."""
+    from solver.web.app import _Workers
+    real = _Workers.receive
+    queued = list(first)
+
+    async def receive(self, worker):
+        return queued.pop(0) if queued else await real(self, worker)
+    monkeypatch.setattr(_Workers, "receive", receive)
+
+
+def ready(client):
+    """Wait until the app's first worker process has started (as the server does before
+    its first request, on a machine that is not this busy)."""
+    workers = client.app.state.solver.workers
+    for _ in range(600):
+        if workers._idle is not None and not workers.idle.empty():
+            return
+        time.sleep(0.1)
+    raise AssertionError("no worker started in 60 s")
 
 
 def test_compiling_the_kernels_does_not_count_against_the_time_limit(monkeypatch):
-    from solver import _jit
-    monkeypatch.setattr(_jit, "compiling_since", time.monotonic)  # as on a first request
     with TestClient(create_app(Limits(timeout=0.001))) as client:
+        ready(client)
+        messages_first(monkeypatch, ("compiling", time.time()))   # as on a first request
         response = client.post("/api/solve", json=dict(cards=CLASSIC, rules="classic",
                                                        samples=50))
     assert response.status_code == 200
     assert response.json() == plain(solver.solve(CLASSIC, "classic", samples=50))
 
 
-def test_a_bug_is_a_500_without_a_traceback(client, monkeypatch):
-    def broken(*args, **kwargs):
-        raise RuntimeError("secret internals")
-    monkeypatch.setattr(solver, "solve", broken)
-    response = client.post("/api/solve", json=dict(cards=CLASSIC, rules="classic"))
+def test_a_bug_is_a_500_without_a_traceback(monkeypatch):
+    with TestClient(create_app(LIMITS), raise_server_exceptions=False) as client:
+        ready(client)
+        messages_first(monkeypatch, ("done", "bug", "Traceback ...\nRuntimeError: secret"))
+        response = client.post("/api/solve", json=dict(cards=CLASSIC, rules="classic"))
     assert response.status_code == 500
     assert response.json() == {"error": "internal error (the server's log says more)"}
     assert "secret" not in response.text

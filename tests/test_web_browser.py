@@ -3,12 +3,16 @@ driven by Playwright against the real server on a free loopback port.  It picks 
 by clicking the deck, solves it and checks the rows shown against ``solver.solve`` for
 the same arguments; sets its own rows by clicking and checks the review shown against
 ``solver.review``; and saves a screenshot (``SOLVER_SCREENSHOT=path`` saves one there
-too: ``docs/study-page.png`` was made so).  Skipped, saying why, where Chromium or
-Playwright is missing; ``.ci/run`` installs Chromium, so CI runs it."""
+too: ``docs/study-page.png`` was made so); and at a phone's width (390 x 844) checks that
+nothing is wider than the screen, that Enter solves and the answer is scrolled into view,
+that the paste box takes every notation (emoji suits, no separators), and saves
+``SOLVER_SCREENSHOT_PHONE=path`` (``docs/study-page-phone.png``).  Skipped, saying why,
+where Chromium or Playwright is missing; ``.ci/run`` installs Chromium, so CI runs it."""
 import os
 import shutil
 import sys
 import tempfile
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -80,8 +84,14 @@ def test_click_a_hand_solve_it_and_grade_your_own_setting(page, tmp_path):
                          discard=sol.discards)
     assert page.inner_text("#ev") == f"EV {sol.ev:+.3f} ± {sol.stderr:.3f} units a deal"
     assert page.locator("#alternatives tbody tr").count() == len(sol.alternatives)
-    first = page.locator("#alternatives tbody tr").first.locator("td").nth(3).inner_text()
-    assert first == f"{sol.alternatives[0].diff:+.3f} ± {sol.alternatives[0].diff_stderr:.3f}"
+    # Closest rival first, by its paired difference from the best, with the deals compared.
+    closest = max(sol.alternatives, key=lambda a: a.diff)
+    first = page.locator("#alternatives tbody tr").first.locator("td")
+    assert first.nth(2).inner_text() == f"{closest.diff:+.3f} ± {closest.diff_stderr:.3f}"
+    assert first.nth(3).inner_text() == str(closest.samples)
+    shown = [float(t.split()[0]) for t in
+             page.locator("#alternatives tbody td.diff").all_inner_texts()]
+    assert shown == sorted(shown, reverse=True)
 
     for row, text in zip(("front", "middle", "back"), MINE):
         page.click(f'.target[data-row="{row}"] .target-name')
@@ -110,16 +120,99 @@ def test_click_a_hand_solve_it_and_grade_your_own_setting(page, tmp_path):
     assert page.problems == []                  # no script error, nothing blocked
 
 
-def test_bad_input_shows_the_librarys_message(page):
+def test_bad_input_shows_the_librarys_message_next_to_the_paste_box(page):
     page.select_option("#rules", "classic")
-    page.fill("#hand-text", "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d")
+    page.fill("#hand-text", "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c Zz")
     page.click("#use-text")
-    page.click("#declare")                       # no automatic win in this hand
-    page.wait_for_selector("#error:not([hidden])", timeout=60_000)
+    page.wait_for_selector("#error-hand:not([hidden])", timeout=60_000)
     with pytest.raises(ValueError) as e:
-        solver.review("As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d", "declare", "classic",
-                      samples=10)
-    assert page.inner_text("#error") == str(e.value)
+        solver.format_cards("As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c Zz")
+    assert page.inner_text("#error-hand") == " ".join(str(e.value).split())
+    assert page.is_hidden("#error")                     # not a banner at the top
+
+
+def until(tab, script, arg=None, seconds=30):
+    """Wait until ``script`` (a function) is true in the page, asking from here: the
+    page's Content-Security-Policy stops Playwright's own polling (it evaluates strings)."""
+    for _ in range(seconds * 10):
+        if tab.evaluate(script, arg):
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"not within {seconds} s: {script}")
+
+
+PHONE = {"width": 390, "height": 844}
+DRAGON = "A♠️ K♠️ Q♥️ J♦️ T♦️ 9♣️ 8♣️ 7♥️ 6♥️ 5♠️ 4♦️ 3♣️ 2♥️"    # emoji suits (U+FE0F)
+WIDER_THAN_THE_SCREEN = """() => [...document.querySelectorAll("body *")].filter((e) => {
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && (r.right > window.innerWidth + 0.5 || r.left < -0.5)
+        && !e.closest(".skip");
+  }).map((e) => e.id || e.className || e.tagName)"""
+IN_VIEW = """(id) => { const r = document.getElementById(id).getBoundingClientRect();
+  return r.top >= 0 && r.top < window.innerHeight; }"""
+
+
+def test_a_phone_solves_from_the_keyboard_and_nothing_is_wider_than_the_screen(page):
+    tab = page.context.new_page()
+    tab.problems = []
+    tab.on("pageerror", lambda e: tab.problems.append(str(e)))
+    tab.set_viewport_size(PHONE)
+    tab.goto(page.url)
+    tab.wait_for_selector("#deck button.card")
+    assert tab.evaluate(WIDER_THAN_THE_SCREEN) == []
+    card = tab.locator("#deck button.card").first.bounding_box()
+    assert card["width"] >= 36 and card["height"] >= 44            # a finger's size
+    assert tab.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+    tab.select_option("#rules", "classic")
+    tab.select_option("#samples", "200")
+    tab.fill("#seed", "7")
+    tab.fill("#hand-text", DRAGON)
+    tab.press("#hand-text", "Enter")                      # takes the text and solves
+    tab.wait_for_selector("#result:not([hidden])", timeout=120_000)
+    until(tab, IN_VIEW, "result")   # scrolled to the answer
+    sol = solver.solve(DRAGON, "classic", samples=200, seed=7, players=4, top=5)
+    assert tab.get_attribute("#best-rows .row-line[data-row=back]", "data-cards") == sol.back
+    assert sol.automatic_win and tab.is_visible("#declare")   # a hand that has one
+    assert tab.evaluate(WIDER_THAN_THE_SCREEN) == []
+    assert tab.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    if os.environ.get("SOLVER_SCREENSHOT_PHONE"):
+        tab.evaluate("window.scrollTo(0, 0)")
+        tab.screenshot(path=os.environ["SOLVER_SCREENSHOT_PHONE"], full_page=True)
+
+    # The same deck and hand size: the hand stays.
+    tab.select_option("#rules", "classic:eastern")
+    assert tab.inner_text("#hand-count") == "13 of 13"
+    # No separators; and a hand without an automatic win has no Declare button.
+    tab.fill("#hand-text", "AsKdQh9s9c8c7h6h5s5d3d3c2d")
+    tab.click("#use-text")
+    until(tab, "() => document.getElementById('hand-count').textContent === '13 of 13' "
+               "&& document.getElementById('declare').hidden")
+    # An empty Seed is a random one, shown; Enter there solves.
+    tab.fill("#seed", "")
+    tab.press("#seed", "Enter")
+    tab.wait_for_selector("#result:not([hidden])", timeout=120_000)
+    assert tab.input_value("#seed").isdigit()
+    # From the paste box, a few Tabs and the skip link reach Solve, not the deck's cards.
+    tab.focus("#hand-text")
+    for _ in range(5):
+        tab.keyboard.press("Tab")
+        if tab.evaluate("document.activeElement.id") == "skip-deck":
+            break
+    tab.keyboard.press("Enter")
+    assert tab.evaluate("document.activeElement.id") == "solve"
+    # A bad card: the library's message, next to the paste box, in view.
+    tab.fill("#hand-text", "As Kd Zz")
+    tab.press("#hand-text", "Enter")
+    tab.wait_for_selector("#error-hand:not([hidden])", timeout=60_000)
+    until(tab, IN_VIEW, "error-hand")
+    # The two spades of a doubled deck are told apart by name.
+    tab.select_option("#rules", "joker")
+    names = tab.eval_on_selector_all('#deck button[data-card="As"]',
+                                     "bs => bs.map((b) => b.getAttribute('aria-label'))")
+    assert len(set(names)) == 2
+    assert tab.problems == []
+    tab.close()
 
 
 def _grade(page, rows):

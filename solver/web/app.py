@@ -10,19 +10,26 @@ Endpoints (JSON; the schema is at ``/api/openapi.json``):
   top=).to_dict()``.
 * ``POST /api/review`` -- ``solver.review(cards, setting, rules, cut, samples=, seed=,
   players=).to_dict()``.
+* ``POST /api/cards`` -- ``{"cards": solver.format_cards(text).split()}``: the page's
+  paste box, read by the library (every notation the command line takes).
 * ``POST /api/deal`` -- a random deal, as ``python -m solver deal --json`` gives it (a
   random seed when none is given; the answer says which).
-* ``GET /api/status`` -- requests at work, and whether (and for how long) a first
-  request has been compiling the solver's kernels: the page polls it while it waits.
+* ``GET /api/status`` -- requests at work and waiting for a worker, and whether (and for
+  how long) a first request has been compiling the solver's kernels: the page polls it
+  while it waits.
 
 Bad input -- anything the library refuses with a ``ValueError``, a body that is not the
 JSON the endpoint takes -- is answered with HTTP 400 and ``{"error": message}``, the
-library's own message where it is the library's.  Limits: a request body of at most
-``max_body`` bytes (413), at most ``max_samples`` samples (400), and ``timeout``
-seconds a request, compiling the kernels on a first request aside (504; the work itself
-goes on in the background, it cannot be interrupted).  Solves run in a thread pool, off
-the event loop, so a solve never holds up another browser's requests; the kernels
-release the GIL (``solver._jit.njit``).
+library's own message where it is the library's; every other HTTP error is JSON too
+(half-sent requests 408 after :data:`READ_TIMEOUT` seconds, what is not HTTP 400).
+Limits: a request body of at most ``max_body`` bytes (413), at most ``max_samples``
+sampled deals (400 for ``samples=`` above it; a solve without ``samples`` samples
+adaptively up to it), and ``timeout`` seconds a request, waiting for a worker included
+and compiling the kernels on a first request aside (504).  Solves and reviews run in
+worker processes (``workers`` of them, started as needed), off the event loop, so a
+solve never holds up another browser's requests; a request whose time is up, or whose
+client has gone, has its worker killed and replaced, so no work goes on that no one
+will read.
 
 The web layer calls what the command line calls (``solver.solve``, ``solver.review``,
 ``solver.arena.deal_hands``, ``solver.display.sort_row``) and nothing below imports it.
@@ -30,9 +37,12 @@ The web layer calls what the command line calls (``solver.solve``, ``solver.revi
 from __future__ import annotations
 
 import asyncio
-import functools
+import contextlib
+import errno
 import ipaddress
+import json
 import logging
+import os
 import secrets
 import socket
 import sys
@@ -57,6 +67,8 @@ from ..arena import deal_hands
 from ..cards import card_name, deck_codes
 from ..display import sort_row
 from ..rules import SCHEME_MANDARIN, SCHEME_SCOOP
+from ..sampling import first_batch
+from ..solve import EFFORTS, POOLED_FAST
 
 STATIC = Path(__file__).resolve().parent / "static"
 # The rule sets the page offers ("classic:western" is another name for "classic").
@@ -72,12 +84,13 @@ log = logging.getLogger("solver.web")
 @dataclass(frozen=True)
 class Limits:
     """What one request may cost: ``max_samples`` sampled deals, ``timeout`` seconds
-    (queueing included; compiling the kernels on a first request is not counted), a body
-    of ``max_body`` bytes; ``workers`` threads solve."""
+    (waiting for a worker included; compiling the kernels on a first request is not
+    counted), a body of ``max_body`` bytes; at most ``workers`` worker processes solve."""
     max_samples: int = 4000
     timeout: float = 60.0
     max_body: int = 64 * 1024
-    workers: int = 4          # a long request does not hold up the others
+    workers: int = 4          # a long request does not hold up the others (side by side,
+    #                           each kernel runs on one thread: no oversubscription)
 
     def __post_init__(self):
         check_int("max_samples", self.max_samples, 1)
@@ -120,6 +133,11 @@ class ReviewRequest(_Body):
     seed: StrictInt = Field(0, description="seed of the sampled deals")
 
 
+class CardsRequest(_Body):
+    cards: StrictStr = Field(description="card texts in any notation the library reads "
+                                         "('As Kd', 'AsKd', 'A♠️ K♦️', '10h', 'Jk')")
+
+
 class DealRequest(_Body):
     rules: StrictStr = Field(description="rule set")
     players: Optional[StrictInt] = Field(None, description="seats (default: the largest)")
@@ -128,72 +146,315 @@ class DealRequest(_Body):
 
 # --- the app ---------------------------------------------------------------------------------
 class _State:
-    """What the app keeps between requests: its limits, its thread pool, the requests at
-    work."""
+    """What the app keeps between requests: its limits, its worker processes, the
+    requests at work and waiting."""
 
     def __init__(self, limits: Limits):
         self.limits = limits
-        self.executor = ThreadPoolExecutor(limits.workers, thread_name_prefix="solver-web")
-        self.busy = 0
-        self.idle_since = time.monotonic()     # the last moment no request was at work
+        self.workers = _Workers(limits.workers)
+        self.busy = 0            # requests a worker is at
+        self.waiting = 0         # requests waiting for a worker
 
     def compiling_since(self) -> Optional[float]:
-        """When a request at work started compiling kernels that are still compiling, or
-        None.  Kernels compile only inside a request, so a start from before the server
-        was last idle is stale (kernels found cold and never called)."""
-        since = _jit.compiling_since()
-        if self.busy and since is not None and since >= self.idle_since:
-            return since
-        return None
+        """``time.time()`` when a request at work started compiling kernels that are
+        still compiling, or None."""
+        return self.workers.compiling_since()
 
 
-def _call(alone: bool, fn, *args, **kwargs):
-    """``fn(*args, **kwargs)`` in a worker thread.  Alone, a request's kernels use every
-    core (:func:`solver._jit.in_ranges`); beside others, one thread each, since kernels
-    side by side on every core would oversubscribe them (the answer is the same either
-    way)."""
-    before = numba.get_num_threads()              # Numba's thread count is per thread
-    if not alone:
-        numba.set_num_threads(1)
-    try:
-        return fn(*args, **kwargs)
-    finally:
-        numba.set_num_threads(before)
+# --- the workers: processes that can be stopped ------------------------------------------------
+# One solve is one compiled call, which nothing can interrupt in its thread; so requests
+# run in worker processes, and a request whose client has gone, or whose time is up, has
+# its worker killed (and replaced), rather than left to burn a core for minutes.
+TASKS = ("solve", "review")
+CHECK_EVERY = 0.2              # seconds between looks at the client and the clock
 
 
-async def _off_the_loop(state: _State, fn, *args, **kwargs):
-    """``fn(*args, **kwargs)`` in the thread pool, within the time limit."""
+def _worker_main(fd: int) -> None:
+    """A worker process: run each task it is sent (``(name, args, kwargs, alone)``) and
+    send back ``("done", "ok", to_dict())``, ``("done", "bad", message)`` for bad input
+    or ``("done", "bug", traceback)``; while one compiles kernels, ``("compiling",
+    time.time() it started)`` first."""
+    import signal
+    import threading
+    import traceback
+    from multiprocessing.connection import Connection
+    signal.signal(signal.SIGINT, signal.SIG_IGN)        # Ctrl+C is the server's to handle
+    conn = Connection(fd)
+    every_core = numba.get_num_threads()
+    lock = threading.Lock()
+
+    def send(message):
+        with lock:
+            conn.send(message)
+
+    send(("ready",))
+    while True:
+        try:
+            name, args, kwargs, alone = conn.recv()
+        except (EOFError, OSError):
+            return                                      # the server has gone
+        # Alone, a request's kernels use every core; beside others, one thread each,
+        # since kernels side by side on every core would oversubscribe them (the answer
+        # is the same either way).
+        numba.set_num_threads(every_core if alone else 1)
+        started, done = time.monotonic(), threading.Event()
+
+        def tell_compiling():
+            told = None
+            while not done.wait(0.1):
+                since = _jit.compiling_since()
+                # (A start from before this task is stale: kernels found cold, never run.)
+                if since is not None and since >= started and since != told:
+                    told = since
+                    send(("compiling", time.time() - (time.monotonic() - since)))
+        watcher = threading.Thread(target=tell_compiling, daemon=True)
+        watcher.start()
+        try:
+            answer = ("done", "ok", getattr(solver, name)(*args, **kwargs).to_dict())
+        except ValueError as e:
+            answer = ("done", "bad", _one_line(e))
+        except Exception:
+            answer = ("done", "bug", traceback.format_exc())
+        done.set()
+        watcher.join()
+        send(answer)
+
+
+class _Worker:
+    """One worker process (``python3 -c ...``, in a session of its own, so a Ctrl+C
+    meant for the server does not reach it) and the server's end of its socket."""
+
+    def __init__(self):
+        import subprocess
+        from multiprocessing.connection import Connection
+        mine, theirs = socket.socketpair()
+        code = f"from solver.web.app import _worker_main; _worker_main({theirs.fileno()})"
+        # This very package, wherever this process found it (not installed, say).
+        here = str(Path(solver.__file__).resolve().parent.parent)
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            [here] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+        try:
+            self.process = subprocess.Popen([sys.executable, "-c", code],
+                                            pass_fds=[theirs.fileno()], env=env,
+                                            stdin=subprocess.DEVNULL,
+                                            start_new_session=True)
+        finally:
+            theirs.close()
+        self.conn = Connection(mine.detach())
+        self.compiling_since: Optional[float] = None
+
+    def kill(self) -> None:
+        """Stop it at once, whatever it is doing."""
+        self.compiling_since = None
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        # (Its socket closes when the thread reading it, if any, has seen it end.)
+
+
+class _Workers:
+    """Up to ``size`` worker processes, started when first needed; a request takes an idle
+    one (:meth:`take`) and gives it back (:meth:`give_back`) or has it killed
+    (:meth:`kill`), and a new one is started in its place."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.alive: set = set()          # started, not killed
+        self.at_work: set = set()
+        self._idle: Optional[asyncio.Queue] = None
+        self.readers = ThreadPoolExecutor(2 * size + 2, thread_name_prefix="solver-web-pipe")
+
+    @property
+    def idle(self) -> asyncio.Queue:
+        if self._idle is None:
+            self._idle = asyncio.Queue()
+        return self._idle
+
+    async def receive(self, worker: _Worker):
+        """The worker's next message (EOFError if it has died)."""
+        return await asyncio.get_running_loop().run_in_executor(self.readers,
+                                                                 worker.conn.recv)
+
+    def start(self) -> None:
+        """Start a worker; it joins the idle ones once it has imported the solver."""
+        self.starting += 1
+
+        async def start():
+            loop = asyncio.get_running_loop()
+            try:
+                worker = await loop.run_in_executor(self.readers, _Worker)
+            finally:
+                self.starting -= 1
+            self.alive.add(worker)
+            if self.closing:
+                self.kill(worker)
+                return
+            try:
+                assert await self.receive(worker) == ("ready",)
+            except BaseException:
+                self.kill(worker, replace=False)
+                if self.closing:
+                    return                     # killed by close(): as it should be
+                log.error("a worker process did not start", exc_info=True)
+                raise
+            self.idle.put_nowait(worker)
+        task = asyncio.get_running_loop().create_task(start())
+        task.add_done_callback(lambda done: done.cancelled() or done.exception())
+
+    starting = 0                  # workers being started, not yet alive
+
+    async def take(self) -> _Worker:
+        """An idle worker, starting one if all are at work and there is room."""
+        if self.idle.empty() and len(self.alive) + self.starting < self.size:
+            self.start()
+        while True:
+            if self.closing:
+                raise HTTPException(503, "the server is stopping")
+            worker = await self.idle.get()
+            if worker is None:
+                self.idle.put_nowait(None)         # (for the next one waiting)
+            elif worker in self.alive:
+                self.at_work.add(worker)
+                return worker
+
+    def give_back(self, worker: _Worker) -> None:
+        worker.compiling_since = None
+        self.at_work.discard(worker)
+        self.idle.put_nowait(worker)
+
+    def kill(self, worker: _Worker, replace: bool = True) -> None:
+        """Kill the worker (its task is dropped); start another in its place."""
+        self.at_work.discard(worker)
+        self.alive.discard(worker)
+        worker.kill()
+        if replace and not self.closing:
+            self.start()
+
+    def compiling_since(self) -> Optional[float]:
+        starts = [w.compiling_since for w in self.at_work if w.compiling_since is not None]
+        return min(starts) if starts else None
+
+    closing = False
+
+    def close(self) -> None:
+        """Kill every worker (the server is stopping): what is at work or waiting is
+        answered 503."""
+        if self.closing:
+            return
+        self.closing = True
+        for worker in list(self.alive):
+            self.kill(worker, replace=False)
+        if self._idle is not None:
+            self._idle.put_nowait(None)           # wakes whoever waits, to see it closing
+
+
+class _ClientGone(Exception):
+    """The client closed its connection before its answer was ready."""
+
+
+async def _in_a_worker(state: _State, request: Request, name: str, *args, **kwargs):
+    """``solver.<name>(*args, **kwargs).to_dict()`` in a worker process, within the
+    time limit (waiting for a worker included; compiling the kernels on a first request
+    is not counted); a request whose client has gone or whose time is up has its worker
+    killed."""
     loop = asyncio.get_running_loop()
-    state.busy += 1
+    deadline = loop.time() + state.limits.timeout
+    workers = state.workers
+    worker = None
+
+    async def watch(step):
+        """``step``'s result once done; meanwhile an eye on the client and the clock."""
+        step = asyncio.ensure_future(step)
+        try:
+            while True:
+                done, _ = await asyncio.wait({step}, timeout=CHECK_EVERY)
+                if done:
+                    return step.result()
+                if await request.is_disconnected():
+                    raise _ClientGone
+                compiling = worker is not None and worker.compiling_since is not None
+                if loop.time() > deadline and not compiling:
+                    # Compiling the kernels (a first request, once) does not count: the
+                    # page says it is happening, and no smaller request would be quicker.
+                    raise HTTPException(504, f"the request took longer than this "
+                                             f"server's limit of {state.limits.timeout:g} s "
+                                             f"(its --timeout); ask for fewer samples")
+        finally:
+            if not step.done():
+                step.cancel()
+
+    state.waiting += 1
+    taking = asyncio.ensure_future(workers.take())
     try:
-        work = loop.run_in_executor(state.executor, functools.partial(
-            _call, state.busy == 1, fn, *args, **kwargs))
+        worker = await watch(taking)
+    except BaseException:
+        # (A worker taken just as the client went is not lost.)
+        if taking.done() and not taking.cancelled() and taking.exception() is None:
+            workers.give_back(taking.result())
+        raise
+    finally:
+        state.waiting -= 1
+    state.busy += 1
+    finished = False
+    try:
+        alone = state.busy == 1
+        worker.conn.send((name, args, kwargs, alone))
         while True:
             try:
-                return await asyncio.wait_for(asyncio.shield(work), state.limits.timeout)
-            except asyncio.TimeoutError:
-                # Compiling the kernels (a first request, once) does not count: the page
-                # says it is happening, and no smaller request would be quicker.
-                if state.compiling_since() is None:
-                    # The work goes on; what it raises later is of no one's concern.
-                    work.add_done_callback(lambda done: done.cancelled() or done.exception())
-                    raise HTTPException(504, f"the request took longer than this server's "
-                                             f"limit of {state.limits.timeout:g} s (its "
-                                             f"--timeout); ask for fewer samples") from None
+                message = await watch(workers.receive(worker))
+            except (EOFError, OSError):
+                if workers.closing:
+                    raise HTTPException(503, "the server is stopping") from None
+                raise RuntimeError("a worker process died") from None
+            if message[0] == "compiling":
+                worker.compiling_since = message[1]
+                continue
+            _, kind, payload = message
+            finished = True
+            workers.give_back(worker)
+            if kind == "bad":
+                raise ValueError(payload)
+            if kind == "bug":
+                raise RuntimeError(f"in a worker process: {payload}")
+            return payload
     finally:
         state.busy -= 1
-        if not state.busy:
-            state.idle_since = time.monotonic()
+        if not finished:                   # gone, timed out, cancelled or died
+            workers.kill(worker)
 
 
-def _samples(samples: Optional[int], limits: Limits, default: Optional[int] = None):
+def _samples(samples: Optional[int], max_samples: int, default: Optional[int] = None):
     """The samples a request asks for, within the server's limit (None: ``default``)."""
     if samples is None:
-        return None if default is None else min(default, limits.max_samples)
-    if samples > limits.max_samples:
-        raise ValueError(f"samples={samples}: this server takes at most {limits.max_samples} "
+        return None if default is None else min(default, max_samples)
+    if samples > max_samples:
+        raise ValueError(f"samples={samples}: this server takes at most {max_samples} "
                          f"(its --max-samples)")
     return samples
+
+
+def _solve_sampling(body: "SolveRequest", max_samples: int) -> dict:
+    """A solve's sampling arguments within the server's limit.  ``samples=N`` above it is
+    refused; adaptive sampling (no ``samples``, either ``effort``) whose cap would pass
+    it runs to at most ``max_samples`` deals, at the effort's precision (its held-out
+    deals are a quarter of those, at least 64 opponent hands' worth, as always).  What
+    the library would refuse is passed on as it is, for the library's own message."""
+    if body.samples is not None:
+        return dict(samples=_samples(body.samples, max_samples), effort=body.effort)
+    effort = "fast" if body.effort is None else body.effort
+    rs = solver.rule_set(body.rules)
+    seats = rs.max_seats if body.players is None else body.players
+    if effort not in EFFORTS or seats not in rs.seats or rs.cards_dealt not in \
+            EFFORTS[effort]["hands"]:
+        return dict(effort=body.effort)
+    cap = max(first_batch(seats), EFFORTS[effort]["hands"][rs.cards_dealt] // (seats - 1))
+    if seats == 2 and effort == "fast":
+        cap = max(cap, POOLED_FAST["samples"])      # heads-up deals from the pool
+    if cap <= max_samples:
+        return dict(effort=body.effort)
+    return dict(samples=max_samples,
+                precision=EFFORTS[effort]["precision"][rs.cards_dealt] * (seats - 1),
+                effort=None)
 
 
 def _rule_set_info(name: str) -> dict:
@@ -254,13 +515,19 @@ SECURITY_HEADERS = [
 ]
 
 
+MAX_IN_FLIGHT = 64        # requests answered at once; more get 503
+
+
 class _Guard:
-    """ASGI middleware: a request body larger than ``max_body`` bytes gets 413, whether
-    it says its length up front or not; every response gets :data:`SECURITY_HEADERS`."""
+    """ASGI middleware: more than :data:`MAX_IN_FLIGHT` requests at once get 503, a request
+    body larger than ``max_body`` bytes gets 413, whether it says its length up front or
+    not, and what FastAPI could not read gets its reason (:func:`_body_problem`); every
+    response gets :data:`SECURITY_HEADERS`."""
 
     def __init__(self, app, max_body: int):
         self.app = app
         self.max_body = max_body
+        self.in_flight = 0
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -272,30 +539,115 @@ class _Guard:
                                + SECURITY_HEADERS)
             await send(message)
 
+        if self.in_flight >= MAX_IN_FLIGHT:
+            response = JSONResponse({"error": f"this server is answering {MAX_IN_FLIGHT} "
+                                              f"requests already; try again shortly"}, 503)
+            return await response(scope, receive, send_with_headers)
+        self.in_flight += 1
+        try:
+            return await self._guarded(scope, receive, send_with_headers)
+        finally:
+            self.in_flight -= 1
+
+    async def _guarded(self, scope, receive, send_with_headers):
         too_large = HTTPException(413, f"the request body is larger than this server's "
                                        f"limit of {self.max_body} bytes")
         length = dict(scope.get("headers") or ()).get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
             response = JSONResponse({"error": too_large.detail}, 413)
             return await response(scope, receive, send_with_headers)
-        received = 0
-
-        async def limited_receive():
-            nonlocal received
+        if scope["method"] != "POST":
+            return await self.app(scope, receive, send_with_headers)
+        # The whole body, read here (it is small), so that what FastAPI would answer
+        # with "There was an error parsing the body" gets its reason instead.
+        body, more = b"", True
+        while more:
             message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.max_body:
-                    raise too_large       # FastAPI lets an HTTPException through as it is
-            return message
+            if message["type"] != "http.request":
+                return                    # the client has gone
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.max_body:
+                response = JSONResponse({"error": too_large.detail}, 413)
+                return await response(scope, receive, send_with_headers)
+        content_type = dict(scope.get("headers") or ()).get(b"content-type")
+        problem = _body_problem(content_type, body)
+        if problem is not None:
+            response = JSONResponse({"error": problem[1]}, problem[0])
+            return await response(scope, receive, send_with_headers)
+        if content_type is None:          # read as JSON (FastAPI would not read it)
+            scope = dict(scope, headers=[*scope.get("headers", ()),
+                                         (b"content-type", b"application/json")])
+        replayed = False
 
-        return await self.app(scope, limited_receive, send_with_headers)
+        async def replay():
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()        # (then only the client's going)
+
+        return await self.app(scope, replay, send_with_headers)
+
+
+class _Huge(int):
+    """A number in a request body with more digits than Python reads (its digit count)."""
+
+
+def _body_problem(content_type: Optional[bytes], body: bytes):
+    """``(status, message)`` for a POST body the API cannot read as JSON, or None: a
+    Content-Type other than JSON (a body without one is read as JSON), bytes that are not
+    UTF-8, a number with more digits than Python reads (a 5000-digit seed).  What is not
+    JSON at all is left to the endpoint ("not valid JSON")."""
+    if content_type is not None:
+        media = content_type.split(b";")[0].strip().lower().decode("latin-1")
+        if media != "application/json" and not media.endswith("+json"):
+            return 415, (f"the request body must be JSON, sent with Content-Type: "
+                         f"application/json (not {media or 'an empty one'})")
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return 400, f"the request body is not valid UTF-8 (byte {e.start} is 0x{body[e.start]:02x})"
+    limit = sys.get_int_max_str_digits() or None
+
+    def read_int(digits: str) -> int:
+        if limit and len(digits.lstrip("-")) > limit:
+            return _Huge(len(digits.lstrip("-")))
+        return int(digits)
+    try:
+        data = json.loads(text, parse_int=read_int)
+    except ValueError:
+        return None
+
+    def huge(value, name):
+        """(where, digits) of the first such number in ``value``, or None."""
+        if isinstance(value, _Huge):
+            return name, int(value)
+        items = value.items() if isinstance(value, dict) else \
+            enumerate(value) if isinstance(value, list) else ()
+        for key, item in items:
+            found = huge(item, key if isinstance(value, dict) and name is None else name)
+            if found:
+                return found
+        return None
+    found = huge(data, None)
+    if found:
+        return 400, (f"{found[0] or 'the request body'}: a number of {found[1]} digits; "
+                     f"this server reads at most {limit}")
+    return None
 
 
 def create_app(limits: Limits = Limits()) -> FastAPI:
     """The study page's ASGI application (FastAPI), with these ``limits``."""
     state = _State(limits)
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        state.workers.start()          # ready for the first request
+        yield
+        state.workers.close()          # the server is stopping: its work with it
+
     app = FastAPI(title="Chinese Poker study page", version=solver.__version__,
+                  lifespan=lifespan,
                   description="The solver's JSON API: the answers are solver.solve(...)"
                               ".to_dict() and solver.review(...).to_dict().",
                   docs_url=None, redoc_url=None,      # their pages load scripts from a CDN
@@ -333,32 +685,39 @@ def create_app(limits: Limits = Limits()) -> FastAPI:
                     timeout=limits.timeout, version=solver.__version__)
 
     @app.post("/api/solve", summary="solver.solve(...).to_dict()")
-    async def solve(body: SolveRequest) -> dict:
-        solution = await _off_the_loop(state, solver.solve, body.cards, body.rules, body.cut,
-                                       samples=_samples(body.samples, limits),
-                                       effort=body.effort, seed=body.seed,
-                                       players=body.players, top=body.top)
-        return solution.to_dict()
+    async def solve(body: SolveRequest, request: Request) -> dict:
+        sampling = _solve_sampling(body, limits.max_samples)
+        answer = await _in_a_worker(state, request, "solve", body.cards, body.rules,
+                                    body.cut, seed=body.seed, players=body.players,
+                                    top=body.top, **sampling)
+        if "precision" in sampling:        # capped here: at the effort asked for
+            answer["effort"] = body.effort or answer.get("effort")
+        return answer
 
     @app.post("/api/review", summary="solver.review(...).to_dict()")
-    async def review(body: ReviewRequest) -> dict:
-        result = await _off_the_loop(state, solver.review, body.cards, body.setting,
-                                     body.rules, body.cut,
-                                     samples=_samples(body.samples, limits, DEFAULT_SAMPLES),
-                                     seed=body.seed, players=body.players)
-        return result.to_dict()
+    async def review(body: ReviewRequest, request: Request) -> dict:
+        return await _in_a_worker(state, request, "review", body.cards, body.setting,
+                                  body.rules, body.cut,
+                                  samples=_samples(body.samples, limits.max_samples,
+                                                           DEFAULT_SAMPLES),
+                                  seed=body.seed, players=body.players)
 
-    @app.post("/api/deal", summary="a random deal (python -m solver deal --json)")
+    @app.post("/api/cards", summary="card texts read as the library reads them")
+    async def cards(body: CardsRequest) -> dict:
+        return dict(cards=solver.format_cards(body.cards).split())
+
+    @app.post("/api/deal", summary="a random deal (python3 -m solver deal --json)")
     async def deal(body: DealRequest) -> dict:
         return _deal(body.rules, body.players, body.seed)
 
-    @app.get("/api/status", summary="requests at work; kernels compiling, and for how long")
+    @app.get("/api/status", summary="requests at work and waiting; kernels compiling, and "
+                                    "for how long")
     async def status() -> dict:
         since = state.compiling_since()
-        return dict(busy=state.busy, compiling=since is not None,
-                    compiling_for=None if since is None else time.monotonic() - since)
+        return dict(busy=state.busy, waiting=state.waiting, compiling=since is not None,
+                    compiling_for=None if since is None else max(0.0, time.time() - since))
 
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def page():
         return FileResponse(STATIC / "index.html")
 
@@ -369,17 +728,98 @@ def create_app(limits: Limits = Limits()) -> FastAPI:
 
 
 # --- serving -----------------------------------------------------------------------------------
+READ_TIMEOUT = 5.0       # seconds a request (its headers and body) may take to arrive
+
+
+def _raw_json_response(status: int, reason: str, error: str) -> bytes:
+    """A whole HTTP response with ``{"error": error}``, for the protocol to write when no
+    request reached the app (half a request, or not HTTP)."""
+    body = json.dumps({"error": error}).encode()
+    return (f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
+            f"content-length: {len(body)}\r\nconnection: close\r\n\r\n").encode() + body
+
+
+def _protocol():
+    """uvicorn's HTTP/1.1 protocol (h11), with two changes: a request whose headers and
+    body have not all arrived within :data:`READ_TIMEOUT` seconds of its first byte (or
+    of the connection) is answered 408 and dropped, so that clients sending half a
+    request cannot hold the server's connections (uvicorn has no such limit); and what
+    is not HTTP gets a JSON 400, as every other error, not uvicorn's plain text."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class Protocol(H11Protocol):
+        read_timer = None
+
+        def connection_made(self, transport):
+            super().connection_made(transport)
+            self._arm()
+
+        def _arm(self):
+            if self.read_timer is None:
+                self.read_timer = self.loop.call_later(READ_TIMEOUT, self._too_slow)
+
+        def _disarm(self):
+            if self.read_timer is not None:
+                self.read_timer.cancel()
+                self.read_timer = None
+
+        def data_received(self, data):
+            if self.conn.their_state is h11.IDLE:
+                self._arm()                         # a new request begins
+            super().data_received(data)
+            if self.conn.their_state is not h11.IDLE and \
+                    self.conn.their_state is not h11.SEND_BODY:
+                self._disarm()                      # all of it has arrived (or it ended)
+
+        def connection_lost(self, exc):
+            self._disarm()
+            super().connection_lost(exc)
+
+        def on_response_complete(self):
+            super().on_response_complete()          # (its keep-alive timer takes over)
+            self._disarm()
+
+        def _too_slow(self):
+            self.read_timer = None
+            if self.transport.is_closing():
+                return
+            if self.cycle is None or not self.cycle.response_started:
+                self.transport.write(_raw_json_response(
+                    408, "Request Timeout", f"the request did not arrive within "
+                                            f"{READ_TIMEOUT:g} s"))
+            self.transport.close()
+
+        def send_400_response(self, msg):
+            self._disarm()
+            self.transport.write(_raw_json_response(400, "Bad Request",
+                                                    "not an HTTP/1.1 request this server "
+                                                    "can read"))
+            self.transport.close()
+
+    return Protocol
+
+
 def _bind(host: str, port: int) -> socket.socket:
     """A listening socket on ``host:port`` (port 0: a free one); OSError when it cannot."""
     port = check_int("port", port, 0, 65535)
-    family, kind, proto, _, address = socket.getaddrinfo(host, port,
-                                                         type=socket.SOCK_STREAM)[0]
+    not_here = ValueError(f"host={host}: not an address of this machine")
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port,
+                                                             type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError):
+        raise not_here from None
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind(address)
-    except OSError:
+    except OSError as e:
         sock.close()
+        if e.errno == errno.EADDRINUSE:
+            raise ValueError(f"port={port}: another program is listening on it "
+                             f"(port=0 takes a free one)") from None
+        if e.errno == errno.EADDRNOTAVAIL:
+            raise not_here from None
         raise
     sock.listen(128)
     return sock
@@ -409,7 +849,17 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, max_samples: int = 4000,
         print(f"warning: listening on {host}: anyone who can reach port {bound_port} can use "
               f"the page and run solves on this machine (no authentication)",
               file=sys.stderr, flush=True)
-    config = uvicorn.Config(create_app(limits), log_level="warning", limit_concurrency=64,
-                            timeout_graceful_shutdown=5)
-    uvicorn.Server(config).run(sockets=[sock])
+    app = create_app(limits)
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets=None):
+            # The work stops first, so that requests at work are answered ("the server
+            # is stopping") rather than cancelled mid-way.
+            app.state.solver.workers.close()
+            await super().shutdown(sockets)
+
+    # (No limit_concurrency: its 503 is plain text; the app's own limit answers in JSON.)
+    config = uvicorn.Config(app, log_level="warning", http=_protocol(), timeout_keep_alive=5,
+                            timeout_graceful_shutdown=1)
+    Server(config).run(sockets=[sock])
     return 0

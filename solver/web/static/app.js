@@ -41,19 +41,6 @@ function el(tag, className, text) {
 function rankOf(card) { return card === JOKER ? -1 : RANKS.indexOf(card[0]); }
 function suitOf(card) { return card === JOKER ? "" : card[1]; }
 
-// Parse one token of card notation (docs/rules.md#card-notation); null when it is not one.
-function parseToken(token) {
-  const low = token.toLowerCase();
-  if (low === "jk" || low === "x") return JOKER;
-  const symbol = { "\u2660": "s", "\u2665": "h", "\u2666": "d", "\u2663": "c",
-                   "\u2664": "s", "\u2661": "h", "\u2662": "d", "\u2667": "c" }[token.slice(-1)];
-  const suit = symbol || low.slice(-1);
-  let rank = low.slice(0, -1).toUpperCase();
-  if (rank === "10") rank = "T";
-  if (rank.length !== 1 || !RANKS.includes(rank) || !SUITS.includes(suit)) return null;
-  return rank + suit;
-}
-
 // Cards in the library's canonical order (solver.format_cards of a hand): highest rank
 // first, spades, hearts, diamonds, clubs, jokers last.
 function canonical(cards) {
@@ -92,9 +79,18 @@ function cardsView(cards, options = {}) {
 }
 
 // --- talking to the server ----------------------------------------------------------------------
+// body: an object sent as JSON; its "seed", if a string of digits, goes as that number
+// (a seed may have more digits than a JavaScript number holds: the server reads them all).
 async function api(path, body) {
+  let text;
+  if (body !== undefined) {
+    const seed = body.seed;
+    text = typeof seed === "string"
+      ? JSON.stringify(Object.assign({}, body, { seed: "@SEED@" })).replace('"@SEED@"', seed)
+      : JSON.stringify(body);
+  }
   const options = body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    method: "POST", headers: { "Content-Type": "application/json" }, body: text,
   };
   const response = await fetch(path, options);
   let data;
@@ -143,15 +139,25 @@ async function working(what, request) {
   }
 }
 
-function showError(message) {
-  $("error").textContent = message;
-  $("error").hidden = false;
+// An error is shown next to the control that caused it ("game", "hand", "solve",
+// "grade"), and scrolled into view; "page" is the banner at the top (the page's own start).
+function showError(message, where = "page") {
+  const box = $(where === "page" ? "error" : "error-" + where);
+  box.textContent = message;
+  box.hidden = false;
+  box.scrollIntoView({ block: "nearest" });
 }
-function hideError() { $("error").hidden = true; }
+function hideError() {
+  for (const box of document.querySelectorAll(".error")) box.hidden = true;
+}
 
 // --- 1. the game -------------------------------------------------------------------------------
 function chooseRules(name) {
   const rs = state.ruleSets[name];
+  const before = state.rules;
+  // Rule sets that deal the same cards from the same deck keep the hand.
+  const keptHand = before && before.deck.join(" ") === rs.deck.join(" ") &&
+    before.cards_dealt === rs.cards_dealt ? handCards() : [];
   state.rules = rs;
   const players = $("players");
   players.replaceChildren(...rs.players.map((n) => new Option(String(n), String(n))));
@@ -166,9 +172,9 @@ function chooseRules(name) {
   $("rules-note").textContent = parts.join("; ") + ` (${rs.docs}).`;
   $("discard-note").textContent = dealt > kept
     ? `The ${dealt - kept} cards you do not set are your discards.` : "";
-  $("declare").hidden = rs.automatic_wins.length === 0;
   buildDeck();
   clearHand();
+  if (keptHand.length) setHandFromCards(keptHand);
 }
 
 function buildDeck() {
@@ -187,6 +193,10 @@ function buildDeck() {
       const button = cardView(tile.card, { button: true });
       button.dataset.copy = String(tile.copy);
       button.dataset.tile = String(tile.id);
+      if (tile.copy === 2) {                   // a screen reader tells the two apart
+        button.title += ", second set";
+      }
+      button.setAttribute("aria-label", button.title);
       button.addEventListener("click", () => toggleTile(tile.id));
       row.append(button);
     }
@@ -223,9 +233,25 @@ function markCut() {
   }
 }
 
+// The seed as typed: digits (sent as they are, the server reads any number of them); empty:
+// a random one, written into the field so that the answer can be repeated.
+function seedText() {
+  const field = $("seed");
+  let text = field.value.trim();
+  if (text === "") {
+    text = String(Math.floor(Math.random() * 2 ** 31));
+    field.value = text;
+  }
+  if (!/^-?[0-9]+$/.test(text)) {
+    throw Object.assign(new Error(`seed: a whole number (or empty for a random one), not ` +
+                                  `'${text}'`), { where: "game" });
+  }
+  return text;
+}
+
 function gameOptions(forReview = false) {
   const options = { rules: state.rules.name, players: Number($("players").value),
-                    seed: Number($("seed").value) };
+                    seed: seedText() };
   const samples = $("samples").value;
   if (samples !== "auto") options.samples = Number(samples);
   else if (forReview) options.samples = Math.min(REVIEW_SAMPLES, state.maxSamples);
@@ -245,7 +271,7 @@ function toggleTile(id) {
   } else {
     if (state.hand.length >= state.rules.cards_dealt) {
       showError(`the ${state.rules.name} rule set deals ${state.rules.cards_dealt} cards: ` +
-                `take one out first`);
+                `take one out first`, "hand");
       return;
     }
     state.hand.push(id);
@@ -280,19 +306,22 @@ function setHandFromCards(cards) {
   handChanged();
 }
 
-function useText() {
+// The pasted text, read by the library itself (the server's /api/cards): every notation
+// the command line takes is taken here, with the same message for what is not a card.
+async function useText() {
   hideError();
-  const tokens = $("hand-text").value.trim().split(/[\s,]+/).filter(Boolean);
+  const text = $("hand-text").value.trim();
+  if (!text) {
+    showError("paste the cards of a hand first, e.g. As Ks Qh", "hand");
+    return false;
+  }
   try {
-    const cards = tokens.map((token) => {
-      const card = parseToken(token);
-      if (!card) throw new Error(`unknown card '${token}': a card is a rank 2-9 T J Q K A ` +
-                                 `(or 10) and a suit s h d c (or a symbol), or Jk for a joker`);
-      return card;
-    });
-    setHandFromCards(cards);
+    const parsed = await api("/api/cards", { cards: text });
+    setHandFromCards(parsed.cards);
+    return true;
   } catch (e) {
-    showError(e.message);
+    showError(e.message, "hand");
+    return false;
   }
 }
 
@@ -305,7 +334,7 @@ async function randomDeal() {
     $("hand-text").value = deal.hands[0];
     setHandFromCards(words(deal.hands[0]));
   } catch (e) {
-    showError(e.message);
+    showError(e.message, "hand");
   }
 }
 
@@ -326,6 +355,8 @@ function handChanged() {
   $("hand-count").textContent = `${cards.length} of ${state.rules.cards_dealt}`;
   $("result").hidden = true;
   $("review").hidden = true;
+  state.solved = null;
+  $("declare").hidden = true;             // until a solve says the hand has an automatic win
   state.placed = { front: [], middle: [], back: [] };
   state.active = "front";
   $("mine").hidden = cards.length !== state.rules.cards_dealt;
@@ -397,12 +428,19 @@ function arrangementView(rows) {
 }
 
 async function solve() {
-  const request = Object.assign({ cards: handCards().join(" "), top: 5 }, gameOptions());
+  hideError();
+  if (!handComplete()) {
+    showError(`choose all ${state.rules.cards_dealt} cards of the hand first ` +
+              `(${state.hand.length} so far)`, "solve");
+    return;
+  }
   try {
+    const request = Object.assign({ cards: handCards().join(" "), top: 5 }, gameOptions());
     const sol = await working("solving", () => api("/api/solve", request));
     showSolution(sol);
+    $("result").scrollIntoView({ block: "start" });
   } catch (e) {
-    showError(e.message);
+    showError(e.message, e.where || "solve");
   }
 }
 
@@ -456,18 +494,31 @@ function showSolution(sol) {
         : `both over the ${sol.samples} deals: `) +
       (sol.action === "declare" ? "declare." : "play.")
     : "";
+  state.solved = sol;
+  $("declare").hidden = !sol.automatic_win;
   const body = $("alternatives").querySelector("tbody");
   body.replaceChildren();
-  sol.alternatives.forEach((a, i) => {
+  // Closest rival first: by the paired difference from the best, on the deals both were
+  // scored on (a rival's own mean may be over other deals: it is not shown).
+  const rivals = sol.alternatives.map((a) => ({
+    rows: [a.front, a.middle, a.back], tied: a.tied,
+    diff: a.difference ?? a.diff, stderr: a.difference_stderr ?? a.diff_stderr,
+    deals: a.samples ?? a.deals,
+  })).sort((a, b) => b.diff - a.diff);
+  rivals.forEach((a, i) => {
     const tr = el("tr");
     tr.dataset.index = String(i + 1);
-    const cell = el("td");
-    cell.append(arrangementView([a.front, a.middle, a.back]));
-    tr.append(el("td", "num", String(i + 1)), cell, el("td", "num", signed(a.ev)),
-              el("td", "num", `${signed(a.diff)} ${pm(a.diff_stderr)}`));
-    const mark = el("td");
+    const cell = el("td", "arrangement");
+    cell.append(arrangementView(a.rows));
+    const cells = [el("td", "num", String(i + 1)), cell,
+                   el("td", "num diff", `${signed(a.diff)} ${pm(a.stderr)}`),
+                   el("td", "num deals", a.deals === undefined ? "" : String(a.deals))];
+    const mark = el("td", "mark");
     if (a.tied) mark.append(el("span", "tied", "tied"));
-    tr.append(mark);
+    cells.push(mark);
+    const heads = ["#", "front | middle | back", "difference ± SE", "deals compared", ""];
+    cells.forEach((td, k) => { td.dataset.label = heads[k]; });
+    tr.append(...cells);
     body.append(tr);
   });
   $("result").hidden = false;
@@ -531,12 +582,15 @@ function unplace(row, id) {
 }
 
 async function grade(setting) {
-  const request = Object.assign({ cards: handCards().join(" "), setting }, gameOptions(true));
+  hideError();
   try {
+    const request = Object.assign({ cards: handCards().join(" "), setting },
+                                  gameOptions(true));
     const review = await working("grading your setting", () => api("/api/review", request));
     showReview(review);
+    $("review").scrollIntoView({ block: "start" });
   } catch (e) {
-    showError(e.message);
+    showError(e.message, e.where || "grade");
   }
 }
 
@@ -598,7 +652,7 @@ async function start() {
     $("samples").value = String(choices.includes(DEFAULT_SAMPLES) ? DEFAULT_SAMPLES : choices[0]);
     chooseRules(info.rule_sets[0].name);
   } catch (e) {
-    showError(`the page could not reach its server: ${e.message}`);
+    showError(`the page could not reach its server: ${e.message}`, "page");
     return;
   }
   $("rules").addEventListener("change", (e) => chooseRules(e.target.value));
@@ -607,7 +661,21 @@ async function start() {
     $(id).addEventListener("change", () => { $("result").hidden = true; $("review").hidden = true; });
   }
   $("use-text").addEventListener("click", useText);
-  $("hand-text").addEventListener("keydown", (e) => { if (e.key === "Enter") useText(); });
+  // Enter in the paste box takes the text and solves; Enter in the Seed field solves.
+  $("hand-text").addEventListener("keydown", async (e) => {
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    if (await useText() && handComplete() && !state.busy) solve();
+  });
+  $("seed").addEventListener("keydown", (e) => {
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    if (!state.busy) solve();
+  });
+  $("skip-deck").addEventListener("click", (e) => {
+    e.preventDefault();
+    $("solve").focus();
+  });
   $("random-deal").addEventListener("click", randomDeal);
   $("clear-hand").addEventListener("click", clearHand);
   $("solve").addEventListener("click", solve);
