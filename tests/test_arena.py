@@ -165,7 +165,7 @@ def test_command_line_errors_are_one_line_and_exit_code_2(capsys, argv, message)
     assert arena.main(argv + ["--quiet"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and message in err
-    assert err.startswith("python -m solver.arena: error: ")
+    assert err.startswith("python3 -m solver.arena: error: ")
 
 
 def test_command_line(tmp_path, capsys):

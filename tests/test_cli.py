@@ -2,7 +2,12 @@
 stderr with exit code 2."""
 import io
 import json
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -119,10 +124,22 @@ def test_batch(capsys, tmp_path, monkeypatch):
     assert code == 0 and err == "" and seen["progress"] is False
     want = [solver.solve(h, "classic", samples=20) for h in (HAND, DRAGON)]
     assert [solver.Solution.from_dict(d) for d in json.loads(out)] == want
+    assert [d["line"] for d in json.loads(out)] == [2, 4]
     code, out, _ = run(capsys, "--rules", "classic", "--batch", str(hands), "--samples", "20",
                        "--workers", "1")
-    assert code == 0 and seen["progress"] is None          # a bar when stderr is a terminal
+    assert code == 0 and seen["progress"] is False          # stderr is not a terminal
     assert "hand (line 2):" in out and "hand (line 4):" in out and "(2 hands," in out
+    monkeypatch.setattr("sys.stderr", _Terminal())
+    monkeypatch.delenv("SOLVER_QUIET", raising=False)        # (the tests' conftest sets it)
+    assert cli.main(["--rules", "classic", "--batch", str(hands), "--samples", "20",
+                     "--workers", "1"]) == 0
+    assert seen["progress"] is True                         # a bar of the hands
+    assert "hands: 100%" in sys.stderr.getvalue() and "solve_many" not in sys.stderr.getvalue()
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
 
 
 def test_batch_lines_may_give_their_own_cut(capsys, tmp_path):
@@ -147,7 +164,7 @@ def test_batch_from_standard_input(capsys, monkeypatch):
 def test_workers_without_a_batch_is_an_error(capsys):
     code, out, err = run(capsys, HAND, "--rules", "classic", "--workers", "2")
     assert (code, out) == (2, "")
-    assert err == ("python -m solver: error: --workers sets the processes of --batch; without "
+    assert err == ("python3 -m solver: error: --workers sets the processes of --batch; without "
                    "it one hand is solved, in this process\n")
 
 
@@ -222,7 +239,7 @@ def test_deal(capsys):
     code, out, _ = run(capsys, "deal", "--rules", "pagat", "--players", "2", "--seed", "1")
     lines = out.splitlines()
     assert code == 0 and lines[0] == "pagat deal, seed 1: 2 players, 13 cards each"
-    assert lines[-1].startswith('solve seat 0: python -m solver "') \
+    assert lines[-1].startswith('solve seat 0: python3 -m solver "') \
         and lines[-1].endswith('" --rules pagat --players 2')
     # The suggested command solves seat 0's hand.
     suggested = lines[-1].split('"')[1]
@@ -239,7 +256,7 @@ def test_help_shows_the_commands_and_every_default(capsys):
                     "(default: 5)", "(default: a quarter of the deals used",
                     "(default: the rule set's largest, 4)"):
         assert default in flat
-    assert "no progress bar of its own" in flat and "SOLVER_QUIET=1" in flat
+    assert "a progress bar of the hands" in flat and "SOLVER_QUIET=1" in flat
     assert run(capsys, "--version")[1].strip().endswith(solver.__version__)
 
 
@@ -262,26 +279,71 @@ BAD = [
 def test_bad_input_is_one_line_on_stderr_and_exit_code_2(capsys, argv):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
-    assert err.count("\n") == 1 and err.startswith("python -m solver")
+    assert err.count("\n") == 1 and err.startswith("python3 -m solver")
     assert "error: " in err
 
 
-def test_a_bad_batch_line_is_named(capsys, tmp_path, monkeypatch):
+def test_every_bad_batch_line_is_named_and_the_others_solved(capsys, tmp_path):
     hands = tmp_path / "hands.txt"
-    hands.write_text(f"{HAND}\nAs Kd\n")
-    code, _, err = run(capsys, "--rules", "classic", "--batch", str(hands))
-    assert code == 2
-    assert err == (f"python -m solver: error: {hands} line 2: the classic rule set deals "
-                   f"13 cards, not 2\n")
+    hands.write_text(f"{HAND}\nAs Kd\n{DRAGON}\nZz Ks\n")
+    code, out, err = run(capsys, "--rules", "classic", "--batch", str(hands), "--samples", "20",
+                         "--workers", "1", "--json")
+    assert code == 0
+    lines = err.splitlines()
+    assert lines[0] == (f"python3 -m solver: error: {hands} line 2: the classic rule set "
+                        f"deals 13 cards, not 2")
+    assert lines[1].startswith(f"python3 -m solver: error: {hands} line 4: unknown card 'Zz'")
+    assert lines[2:] == ["python3 -m solver: 2 bad lines skipped; solving the other 2"]
+    assert [(d["line"], d["hand"]) for d in json.loads(out)] == [
+        (2 * i + 1, solver.solve(h, "classic", samples=20).hand)
+        for i, h in enumerate((HAND, DRAGON))]
+    # Nothing to solve: an error, with the count.
     hands.write_text(f"# a cut card where the rule set has none\n{HAND} cut 4c\n")
-    code, _, err = run(capsys, "--rules", "classic", "--batch", str(hands))
-    assert err == (f"python -m solver: error: {hands} line 2: the classic rule set has no cut "
-                   f"card (--cut 4c)\n")
+    code, out, err = run(capsys, "--rules", "classic", "--batch", str(hands))
+    assert (code, out) == (2, "")
+    assert err == (f"python3 -m solver: error: {hands} line 2: the classic rule set has no cut "
+                   f"card (--cut 4c)\n"
+                   f"python3 -m solver: error: {hands}: no hands to solve (1 bad line)\n")
+
+
+def test_many_bad_batch_lines_are_named_up_to_a_limit(capsys, tmp_path):
+    hands = tmp_path / "hands.txt"
+    hands.write_text("As Kd\n" * 25 + f"{HAND}\n")
+    code, out, err = run(capsys, "--rules", "classic", "--batch", str(hands), "--samples", "20",
+                         "--workers", "1", "--json")
+    lines = err.splitlines()
+    assert code == 0 and len(json.loads(out)) == 1
+    assert [line.split(" line ")[1].split(":")[0] for line in lines[:cli.BAD_LINES_SHOWN]] \
+        == [str(n) for n in range(1, cli.BAD_LINES_SHOWN + 1)]
+    assert lines[cli.BAD_LINES_SHOWN:] == [
+        f"python3 -m solver: error: ... and {25 - cli.BAD_LINES_SHOWN} more bad lines",
+        "python3 -m solver: 25 bad lines skipped; solving the other 1"]
+
+
+def test_a_binary_batch_file_names_the_file_and_the_line(capsys, tmp_path):
+    hands = tmp_path / "hands.bin"
+    hands.write_bytes(f"{HAND}\n".encode() + bytes(range(128, 256)) + b"\n\x00\x01\n")
+    code, out, err = run(capsys, "--rules", "classic", "--batch", str(hands), "--samples", "20",
+                         "--workers", "1", "--json")
+    assert code == 0 and len(json.loads(out)) == 1
+    lines = err.splitlines()
+    assert lines[0].startswith(f"python3 -m solver: error: {hands} line 2: not text: byte 0x80 ")
+    assert lines[1] == (f"python3 -m solver: error: {hands} line 3: not text: the control "
+                        f"character 0x00 at column 1 (is it a binary file?)")
+    hands.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    code, out, err = run(capsys, "--rules", "classic", "--batch", str(hands))
+    assert (code, out) == (2, "") and "Traceback" not in err
+    assert err.splitlines()[0].startswith(f"python3 -m solver: error: {hands} line 1: not text")
+    assert err.splitlines()[-1] == (f"python3 -m solver: error: {hands}: no hands to solve "
+                                    f"(3 bad lines)")
+
+
+def test_a_solve_error_names_its_batch_line(capsys, monkeypatch):
     # An error raised while solving (not by the checks before) names the line too.
     monkeypatch.setattr("sys.stdin", io.StringIO(f"{HAND}\n"))
     code, _, err = run(capsys, "--rules", "classic", "--batch", "-", "--players", "5",
                        "--workers", "1")
-    assert err == ("python -m solver: error: standard input line 1: --players 5: the classic "
+    assert err == ("python3 -m solver: error: standard input line 1: --players 5: the classic "
                    "rule set plays with 2 or 3 or 4 players\n")
 
 
@@ -290,8 +352,8 @@ def test_a_mistyped_command_is_neither_a_command_nor_a_card(capsys):
     assert {"solve", "eval", "settle", "deal"} <= set(commands)
     code, out, err = run(capsys, "bogus", "--rules", "classic")
     assert (code, out) == (2, "")
-    assert err == (f"python -m solver: error: unknown command or card 'bogus'; commands: "
-                   f"{', '.join(commands)} (see python -m solver --help)\n")
+    assert err == (f"python3 -m solver: error: unknown command or card 'bogus'; commands: "
+                   f"{', '.join(commands)} (see python3 -m solver --help)\n")
     # Cards are still cards, a bad one named as a card.
     code, _, err = run(capsys, "As Kd Zz", "--rules", "classic")
     assert code == 2 and "unknown card 'Zz'" in err
