@@ -30,10 +30,13 @@ import argparse
 import contextlib
 import dataclasses
 import json
+import multiprocessing
 import os
 import secrets
+import signal
 import sys
 import textwrap
+import threading
 import time
 import warnings
 
@@ -270,38 +273,108 @@ def main(argv=None) -> int:
             return _help(parser, args.topic)
     except SystemExit as e:                       # --help, --version, a usage error
         return e.code if isinstance(e.code, int) else 2
+    # (The server handles its own signals.)
     return run_command(lambda: {"solve": _solve, "eval": _eval, "settle": _settle,
                                 "deal": _deal, "review": _review,
                                 "serve": _serve}[args.command](args),
-                       parser.prog, _options(parser, args.command))
+                       parser.prog, _options(parser, args.command),
+                       watch_interrupts=args.command != "serve")
 
 
-def run_command(command, prog: str, options: dict[str, str]) -> int:
+def run_command(command, prog: str, options: dict[str, str], *,
+                watch_interrupts: bool = True) -> int:
     """``command()``'s exit code, with the command line's conventions around it: a
     ``ValueError`` or ``OSError`` is one line on stderr in the command line's words
     (``options``: :func:`_options`) and exit code 2; Ctrl+C is the line
-    ``interrupted`` and 130 (128 + SIGINT, as a shell reports it); a reader that stopped
-    reading (``| head -1``) ends it quietly (the output that could not be written is
-    dropped; exit code 1, as Python's own documentation does it)."""
-    try:
+    ``interrupted`` and 130 (128 + SIGINT, as a shell reports it), within about a second
+    (``watch_interrupts``: :func:`_interrupts_watched`); a reader that stopped reading
+    (``| head -1``) ends it quietly (the output that could not be written is dropped;
+    exit code 1, as Python's own documentation does it)."""
+    with _interrupts_watched() if watch_interrupts else contextlib.nullcontext():
         try:
-            code = command()
-            sys.stdout.flush()          # (a closed pipe is found here, not at exit)
-            return code
-        except BrokenPipeError:
-            # Python flushes stdout again at exit: point it at nothing, so that it
-            # does not complain there.
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            os.close(devnull)
-            return 1
-        except (ValueError, OSError) as err:
-            message = cli_words(" ".join(str(err).split()), options)
-            print(f"{prog}: error: {message}", file=sys.stderr)
-            return 2
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+            try:
+                code = command()
+                sys.stdout.flush()          # (a closed pipe is found here, not at exit)
+                return code
+            except BrokenPipeError:
+                # Python flushes stdout again at exit: point it at nothing, so that it
+                # does not complain there.
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+                os.close(devnull)
+                return 1
+            except (ValueError, OSError) as err:
+                message = cli_words(" ".join(str(err).split()), options)
+                print(f"{prog}: error: {message}", file=sys.stderr)
+                return 2
+        except KeyboardInterrupt:
+            _say_interrupted()
+            return 130
+
+
+# After Ctrl+C the process ends within this many seconds, even while its main thread is in
+# a call that cannot see the interrupt (Numba compiling a kernel on a first run, say).
+INTERRUPT_GRACE = 1.0
+_interrupted_said = threading.Lock()
+
+
+def _say_interrupted() -> None:
+    """The line ``interrupted`` on stderr, once a process."""
+    if _interrupted_said.acquire(blocking=False):
+        print("interrupted", file=sys.stderr, flush=True)
+
+
+@contextlib.contextmanager
+def _interrupts_watched():
+    """Within the block, a Ctrl+C ends the process INTERRUPT_GRACE seconds later if it
+    has not ended by then (with the line ``interrupted``, exit code 130, and the worker
+    processes it started stopped).  The ``KeyboardInterrupt`` reaches the main thread
+    only between two of Python's steps, and a long call in C (LLVM compiling a kernel)
+    holds it back for seconds; the signal itself wakes a thread at once
+    (``signal.set_wakeup_fd``).  Only in the main thread (elsewhere signals are not
+    ours); the wake-up descriptor and ``sys.unraisablehook`` are restored after the
+    block."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    read, write = os.pipe()
+    os.set_blocking(write, False)
+    before = signal.set_wakeup_fd(write)
+
+    def watch():
+        while True:
+            try:
+                woken = os.read(read, 64)
+            except OSError:
+                return
+            if not woken:                                  # (the block has ended)
+                os.close(read)
+                return
+            if signal.SIGINT in woken:
+                time.sleep(INTERRUPT_GRACE)
+                for child in multiprocessing.active_children():
+                    child.terminate()
+                _say_interrupted()
+                for stream in (sys.stdout, sys.stderr):
+                    with contextlib.suppress(Exception):
+                        stream.flush()
+                os._exit(130)
+
+    def unraisable(report, default=sys.unraisablehook):
+        # A KeyboardInterrupt raised where Python cannot pass it on (in a callback of
+        # LLVM's, while Numba compiles) is dropped, and the process ended as above,
+        # rather than reported with a traceback.
+        if not isinstance(report.exc_value, KeyboardInterrupt):
+            default(report)
+
+    threading.Thread(target=watch, name="interrupt-watch", daemon=True).start()
+    sys.unraisablehook, hook_before = unraisable, sys.unraisablehook
+    try:
+        yield
+    finally:
+        signal.set_wakeup_fd(before)
+        os.close(write)
+        sys.unraisablehook = hook_before
 
 
 def _help(parser: argparse.ArgumentParser, topic: "str | None") -> int:

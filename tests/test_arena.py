@@ -199,3 +199,13 @@ def test_saved_settings_replay_what_was_saved(tmp_path):
     assert replay.values == direct.values and direct.mean != 0
     with pytest.raises(ValueError, match="holds no setting"):
         match("sbf", f"saved:{path}", "classic", players=2, deals=5, seed=3)
+
+
+def test_ctrl_c_stops_a_match():
+    """Ctrl+C (SIGINT to the process group, as a terminal sends it) during a long match:
+    the line ``interrupted``, exit code 130, no traceback, within a generous bound (the
+    match would take minutes)."""
+    from test_cli import INTERRUPT_BOUND, interrupted
+    code, err, took = interrupted(["match", "solve:samples=3000", "model", "--rules", "classic",
+                                   "--deals", "2000", "--quiet"], module="solver.arena")
+    assert (code, err) == (130, "interrupted\n") and took < INTERRUPT_BOUND

@@ -7,6 +7,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -379,3 +380,165 @@ def test_the_console_script_names_itself(capsys, monkeypatch):
     monkeypatch.setattr("sys.argv", ["/usr/bin/chinese-poker-solver"])
     code, _, err = run(capsys, "eval", "As Ks")
     assert code == 2 and err.startswith("chinese-poker-solver: error: a row has 3 or 5 cards")
+
+
+# --- help, deal, review's warnings ------------------------------------------------------------
+def test_help_as_a_command(capsys):
+    assert run(capsys, "help")[:2] == run(capsys, "--help")[:2]
+    assert run(capsys, "help", "deal")[:2] == run(capsys, "deal", "--help")[:2]
+    code, out, err = run(capsys, "help", "bogus")
+    assert (code, out) == (2, "") and err.count("\n") == 1 and "no command 'bogus'" in err
+
+
+def test_help_uses_python3_and_never_breaks_an_option_name(capsys, monkeypatch):
+    for width in (60, 72, 80, 100):
+        monkeypatch.setenv("COLUMNS", str(width))
+        for command in ("solve", "settle", "deal", "review", "serve"):
+            code, out, _ = run(capsys, command, "--help")
+            assert code == 0 and "python -m" not in out
+            # A line ending in '-' or '--' split a hyphenated word or an option's name.
+            assert not [line for line in out.splitlines() if re.search(r"\w-$|--$", line)]
+    assert "'--declare 0'" in " ".join(run(capsys, "settle", "--help")[1].split())
+
+
+def test_deal_without_a_seed_is_random_and_says_its_seed(capsys):
+    seen = set()
+    for _ in range(3):
+        code, out, _ = run(capsys, "deal", "--rules", "pagat", "--json")
+        deal = json.loads(out)
+        assert code == 0 and 0 <= deal["seed"] < cli.RANDOM_SEEDS
+        # The seed it says gives this very deal.
+        assert run(capsys, "deal", "--rules", "pagat", "--json", "--seed",
+                   str(deal["seed"]))[1] == out
+        seen.add(deal["seed"])
+    assert len(seen) > 1
+
+
+def test_review_gives_the_librarys_warning_in_one_line(capsys):
+    code, out, err = run(capsys, "review", HAND, "--rules", "classic", "--setting",
+                         "As Kd 9c / 3d 3c Qh 5d 2d / 9s 8c 7h 6h 5s", "--samples", "10")
+    assert code == 0 and out.startswith("hand: ")
+    assert err == ("warning: 10 deals cannot tell settings apart: the standard errors of "
+                   "fewer than 20 deals mean little (use more samples)\n")
+
+
+# --- progress, a closed pipe --------------------------------------------------------------------
+def test_a_solve_of_many_deals_shows_its_progress_and_the_same_answer(capsys, monkeypatch):
+    """A solve that sets many opponent hands draws a bar of them on a terminal, setting them
+    part by part (the thresholds made small here): the answer is the same."""
+    from solver import sampling
+    want = solver.solve(HAND, "classic", samples=300, pool=False)
+    monkeypatch.setattr(sampling, "PROGRESS_HANDS", 100)
+    monkeypatch.setattr(sampling, "PROGRESS_CHUNK_HANDS", 64)
+    monkeypatch.setattr("sys.stderr", _Terminal())
+    monkeypatch.delenv("SOLVER_QUIET", raising=False)
+    assert solver.solve(HAND, "classic", samples=300, pool=False) == want
+    bar = sys.stderr.getvalue()
+    assert "opponent hands set: 100%" in bar and "900/900" in bar
+    monkeypatch.setenv("SOLVER_QUIET", "1")                 # --quiet: no bar
+    monkeypatch.setattr("sys.stderr", _Terminal())
+    assert solver.solve(HAND, "classic", samples=300, pool=False) == want
+    assert sys.stderr.getvalue() == ""
+
+
+def test_work_in_bounded_ranges_gives_the_same_answers(monkeypatch):
+    """Long kernel calls run in ranges of at most MAX_RANGE_WORK, and a long shuffle in
+    chunks (so that Ctrl+C lands between them): with both made tiny, the same answers."""
+    from solver import _jit, sampling
+    want = [solver.solve(HAND, "classic", samples=200, pool=False),
+            solver.solve(cli.SAMPLE_HAND, "joker", samples=100)]
+    monkeypatch.setattr(_jit, "MAX_RANGE_WORK", 1)
+    monkeypatch.setattr(sampling, "SHUFFLE_CELLS", 100)
+    sampling._kept_deal_order.cache_clear()
+    try:
+        assert [solver.solve(HAND, "classic", samples=200, pool=False),
+                solver.solve(cli.SAMPLE_HAND, "joker", samples=100)] == want
+    finally:
+        sampling._kept_deal_order.cache_clear()
+
+
+def test_in_ranges_bounds_each_range_and_stops_at_an_interrupt():
+    from solver import _jit
+    n, work = 1000, 100 * _jit.MAX_RANGE_WORK
+    seen = []
+    _jit.in_ranges(lambda a, b: seen.append((a, b)), n, work)
+    assert sorted(seen)[0][0] == 0 and sorted(seen)[-1][1] == n
+    assert sum(b - a for a, b in seen) == n
+    assert max(b - a for a, b in seen) * work / n <= _jit.MAX_RANGE_WORK
+
+    # Ctrl+C while the ranges run: the main thread is interrupted, those not started
+    # are not run.
+    calls = []
+
+    def slow(a, b):
+        calls.append(a)
+        time.sleep(0.05)
+    main = threading.get_ident()
+    threading.Timer(0.3, signal.pthread_kill, (main, signal.SIGINT)).start()
+    with pytest.raises(KeyboardInterrupt):
+        _jit.in_ranges(slow, n, work)                  # 100 ranges: 5 s of work
+    time.sleep(0.3)
+    assert len(calls) < 40
+
+
+def test_a_closed_pipe_ends_quietly():
+    """``python3 -m solver ... | head -1``: the reader goes, and the command ends quietly."""
+    process = subprocess.Popen([sys.executable, "-m", "solver", "eval", "As Ks Qs", "--json"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process.stdout.close()                      # before the command writes anything
+    err = process.stderr.read()
+    assert process.wait(timeout=60) == 1 and err == ""
+
+
+# --- Ctrl+C ------------------------------------------------------------------------------------
+def interrupted(argv, after=5.0, module="solver", stdin=None):
+    """Runs ``python3 -m MODULE ARGV`` as a terminal would (its own process group), sends
+    SIGINT to the group ``after`` seconds later, as Ctrl+C does: (exit code, stderr,
+    seconds from the signal to the end)."""
+    env = dict(os.environ, SOLVER_WARMUP="0")
+    process = subprocess.Popen([sys.executable, "-m", module, *argv], stdin=stdin,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=env, start_new_session=True)
+    time.sleep(after)
+    assert process.poll() is None, "the command ended before it was interrupted"
+    start = time.perf_counter()
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=120)
+    took = time.perf_counter() - start
+    # Nothing of the command is left running (a batch's worker processes included).
+    for _ in range(50):
+        try:
+            os.killpg(process.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("processes of the command are still running")
+    return process.returncode, err, took
+
+
+# Generous: a behaviour test, not a benchmark.  Uninterrupted, each command takes minutes.
+INTERRUPT_BOUND = 15
+
+
+def test_ctrl_c_stops_a_solve_of_many_deals():
+    code, err, took = interrupted(["--samples", "600000", "--quiet"])
+    assert (code, err) == (130, "interrupted\n") and took < INTERRUPT_BOUND
+
+
+def test_ctrl_c_stops_a_review_of_many_deals():
+    code, err, took = interrupted(["review", HAND, "--rules", "classic", "--setting",
+                                   "As Kd 9c / 3d 3c Qh 5d 2d / 9s 8c 7h 6h 5s",
+                                   "--samples", "600000", "--players", "4", "--quiet"])
+    assert (code, err) == (130, "interrupted\n") and took < INTERRUPT_BOUND
+
+
+def test_ctrl_c_stops_a_batch_and_its_worker_processes(tmp_path):
+    rng = __import__("numpy").random.default_rng(3)
+    deck = solver.cards.deck_codes("joker")
+    hands = tmp_path / "hands.txt"
+    hands.write_text("".join(solver.format_cards([int(c) for c in rng.choice(deck, 17, False)])
+                             + "\n" for _ in range(400)))
+    code, err, took = interrupted(["--batch", str(hands), "--workers", "2", "--samples",
+                                   "3000", "--quiet"], after=8)
+    assert (code, err) == (130, "interrupted\n") and took < INTERRUPT_BOUND
