@@ -82,10 +82,12 @@ _IN_FLIGHT_PER_SLOT = 2
 _MAX_HANDS_PER_TASK = 8
 _TASKS_PER_SLOT = 4
 # solve_many's default: at most one worker process per this many hands.  A process takes
-# seconds to start (Python, Numba and the cached kernels), a default solve tens of
-# milliseconds, so a smaller batch is done sooner in this process (benchmarks/README.md,
-# "How many worker processes").
-HANDS_PER_WORKER = 64
+# seconds to start (Python, Numba and the cached kernels: 3-4 s on a busy 2-core machine)
+# and a default solve tens of milliseconds, so a smaller batch is done sooner in this
+# process, whose solves use every core for their larger steps anyway (solver._jit): on
+# that machine one process beat two up to 256 hands at least, 19.1 s against 26.0 s
+# there (benchmarks/README.md, "How many worker processes").
+HANDS_PER_WORKER = 256
 
 
 # --- the parallel machinery -----------------------------------------------------------------
