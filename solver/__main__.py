@@ -4,18 +4,18 @@
 ::
 
     python3 -m solver [solve] [CARDS ...] [--rules joker] [--cut 4c] [--players N]
-                     [--samples N] [--seed 0] [--holdout N] [--effort fast|max]
-                     [--precision U] [--no-pool]
-                     [--top 5] [--json]
-                     [--batch FILE] [--workers N] [--quiet]
+                      [--samples N] [--seed 0] [--holdout N] [--effort fast|max]
+                      [--precision U] [--no-pool]
+                      [--top 5] [--json]
+                      [--batch FILE] [--workers N] [--quiet]
     python3 -m solver eval ROW ... [--rules joker] [--cut 4c] [--json]
     python3 -m solver settle SEAT ... [--rules joker] [--cut 4c] [--declare SEAT[,SEAT]]
-                     [--json]
-    python3 -m solver deal [--rules joker] [--cut 4c] [--seed 0] [--players N] [--json]
+                      [--json]
+    python3 -m solver deal [--rules joker] [--cut 4c] [--seed N] [--players N] [--json]
     python3 -m solver review CARDS ... --setting 'FRONT / MIDDLE / BACK' [--rules joker]
-                     [--cut 4c] [--players N] [--samples 1000] [--seed 0] [--json]
+                      [--cut 4c] [--players N] [--samples 1000] [--seed 0] [--json]
     python3 -m solver serve [--host 127.0.0.1] [--port 8000] [--max-samples 4000]
-                     [--timeout 60]
+                      [--timeout 60]
     python3 -m solver help [COMMAND]
 
 ``solve`` is the default when the first argument is not a command; with no arguments it
