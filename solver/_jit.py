@@ -312,8 +312,9 @@ MIN_PARALLEL_WORK = 32
 RANGES_PER_THREAD = 4          # shorter ranges even out threads that run at unequal speed
 # Above this much work a call runs in ranges of at most this much (a few tenths of a
 # second on a core): a running kernel does not see Ctrl+C, so the KeyboardInterrupt lands
-# between ranges, and the ranges not yet started are dropped.  (Every solve of the default
-# effort stays below it, in the ranges it had before.)
+# between ranges, and the ranges not yet started are dropped.  (A solve of the default
+# effort stays below it, but for the scoring of a rare hand with thousands of candidate
+# settings; the answer never depends on the ranges.)
 MAX_RANGE_WORK = 4096
 
 _pools: "dict[int, concurrent.futures.ThreadPoolExecutor]" = {}   # one per thread count
