@@ -55,7 +55,7 @@ SAMPLE_CUT = "4c"                 # the cut card of the sample bonus hand
 SAMPLE_HAND = SAMPLE_HANDS[17]
 
 PROGRESS_NOTE = """\
-progress: the first run compiles the solver's kernels (about 8 s; cached on disk
+progress: the first run compiles the solver's kernels (see README.md; cached on disk
 afterwards) and says so on stderr. On a terminal, --batch draws a progress bar of the
 hands, and a solve of many deals (--samples 200000, say) one of the opponent hands it
 sets. --quiet, or SOLVER_QUIET=1 in the environment, turns them off. Ctrl+C stops
