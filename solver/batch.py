@@ -84,9 +84,10 @@ _TASKS_PER_SLOT = 4
 # solve_many's default: at most one worker process per this many hands.  A process takes
 # seconds to start (Python, Numba and the cached kernels: 3-4 s on a busy 2-core machine)
 # and a default solve tens of milliseconds, so a smaller batch is done sooner in this
-# process, whose solves use every core for their larger steps anyway (solver._jit): on
-# that machine one process beat two up to 256 hands at least, 19.1 s against 26.0 s
-# there (benchmarks/README.md, "How many worker processes").
+# process, whose solves use every core for their larger steps anyway (solver._jit).  On
+# that machine, default joker solves: 32 hands took 0.7 s in one process and 3.9 s in
+# two; 256 hands 19.1 s against 26.0 s, and 10.6 s against 10.7 s when it was less busy;
+# 512 hands 24.3 s against 22.4 s (benchmarks/README.md, "How many worker processes").
 HANDS_PER_WORKER = 256
 
 
