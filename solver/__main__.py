@@ -1,26 +1,28 @@
-"""Command line: ``python -m solver`` (installed as the console script
+"""Command line: ``python3 -m solver`` (installed as the console script
 ``chinese-poker-solver``).
 
 ::
 
-    python -m solver [solve] [CARDS ...] [--rules joker] [--cut 4c] [--players N]
-                     [--samples N] [--seed 0] [--holdout N] [--effort fast|max]
-                     [--precision U] [--no-pool]
-                     [--top 5] [--json]
-                     [--batch FILE] [--workers N] [--quiet]
-    python -m solver eval ROW ... [--rules joker] [--cut 4c] [--json]
-    python -m solver settle SEAT ... [--rules joker] [--cut 4c] [--declare SEAT[,SEAT]]
-                     [--json]
-    python -m solver deal [--rules joker] [--cut 4c] [--seed 0] [--players N] [--json]
-    python -m solver review CARDS ... --setting 'FRONT / MIDDLE / BACK' [--rules joker]
-                     [--cut 4c] [--players N] [--samples 1000] [--seed 0] [--json]
-    python -m solver serve [--host 127.0.0.1] [--port 8000] [--max-samples 4000]
-                     [--timeout 60]
+    python3 -m solver [solve] [CARDS ...] [--rules joker] [--cut 4c] [--players N]
+                      [--samples N] [--seed 0] [--holdout N] [--effort fast|max]
+                      [--precision U] [--no-pool]
+                      [--top 5] [--json]
+                      [--batch FILE] [--workers N] [--quiet]
+    python3 -m solver eval ROW ... [--rules joker] [--cut 4c] [--json]
+    python3 -m solver settle SEAT ... [--rules joker] [--cut 4c] [--declare SEAT[,SEAT]]
+                      [--json]
+    python3 -m solver deal [--rules joker] [--cut 4c] [--seed N] [--players N] [--json]
+    python3 -m solver review CARDS ... --setting 'FRONT / MIDDLE / BACK' [--rules joker]
+                      [--cut 4c] [--players N] [--samples 1000] [--seed 0] [--json]
+    python3 -m solver serve [--host 127.0.0.1] [--port 8000] [--max-samples 4000]
+                      [--timeout 60]
+    python3 -m solver help [COMMAND]
 
 ``solve`` is the default when the first argument is not a command; with no arguments it
 solves a sample ``joker`` hand.  Bad input prints one line on stderr, in the command
 line's words (``--cut 4c``, not the library's ``cut='4c'``: :func:`solver._checks.cli_words`),
-and exits with 2.  The text layout is :mod:`solver.display`'s.
+and exits with 2.  Ctrl+C prints ``interrupted`` and exits with 130; a reader that stops
+early (``| head -1``) ends it quietly.  The text layout is :mod:`solver.display`'s.
 """
 from __future__ import annotations
 
@@ -28,13 +30,18 @@ import argparse
 import contextlib
 import dataclasses
 import json
+import multiprocessing
 import os
+import secrets
+import signal
 import sys
+import textwrap
+import threading
 import time
 import warnings
 
 import solver
-from . import _jit
+from . import _jit, _progress
 from ._checks import check_int, cli_words
 from .display import deal_text, row_value_text, settlement_text, sort_row
 from .rules import RULE_SET_NAMES, rule_set
@@ -49,9 +56,10 @@ SAMPLE_HAND = SAMPLE_HANDS[17]
 
 PROGRESS_NOTE = """\
 progress: the first run compiles the solver's kernels (see README.md; cached on disk
-afterwards) and says so on stderr; --batch draws a progress bar on a terminal. One
-solve is one compiled call, so it has no progress bar of its own. --quiet, or
-SOLVER_QUIET=1 in the environment, turns both off."""
+afterwards) and says so on stderr. On a terminal, --batch draws a progress bar of the
+hands, and a solve of many deals (--samples 200000, say) one of the opponent hands it
+sets. --quiet, or SOLVER_QUIET=1 in the environment, turns them off. Ctrl+C stops
+any of it within about a second."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -62,7 +70,13 @@ class _Parser(argparse.ArgumentParser):
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
-    """Shows every default but None and False (those say theirs in the help text)."""
+    """Shows every default but None and False (those say theirs in the help text), and
+    wraps help texts at spaces only (argparse's wrapping also breaks after a hyphen,
+    inside an option's name: '--' at the end of one line, 'declare' on the next)."""
+
+    def _split_lines(self, text, width):
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False,
+                             break_long_words=False)
 
     def _get_help_string(self, action):
         if action.default is None or action.default is False \
@@ -73,7 +87,7 @@ class _Formatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaults
 
 def _prog() -> str:
     name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
-    return name if name == "chinese-poker-solver" else "python -m solver"
+    return name if name == "chinese-poker-solver" else "python3 -m solver"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -83,7 +97,7 @@ def _parser() -> argparse.ArgumentParser:
                                  f"{', '.join(RULE_SET_NAMES)}; rules in docs/rules.md).",
                      epilog=f"'solve' is the default command: '{prog} CARDS' solves a hand, "
                             f"'{prog}' alone solves a sample joker hand. "
-                            f"'{prog} COMMAND --help' tells more.")
+                            f"'{prog} help COMMAND' tells more.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {solver.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -158,9 +172,10 @@ def _parser() -> argparse.ArgumentParser:
 
     d = sub.add_parser("deal", formatter_class=_Formatter, help="a random deal to try",
                        description="A random deal (the first deal of a "
-                                   "'python -m solver.arena' match with this seed).")
+                                   "'python3 -m solver.arena' match with its seed).")
     rules_options(d)
-    d.add_argument("--seed", type=int, default=0, help="seed of the deal")
+    d.add_argument("--seed", type=int, default=None,
+                   help="seed of the deal (default: a random one; the output says which)")
     d.add_argument("--players", type=int, default=None,
                    help="seats (default: the rule set's largest, 4)")
 
@@ -200,6 +215,11 @@ def _parser() -> argparse.ArgumentParser:
                         "request, does not count)")
     v.add_argument("--max-body", type=int, default=65536,
                    help="the largest request body accepted, in bytes")
+
+    h = sub.add_parser("help", formatter_class=_Formatter, help="this help, or a command's",
+                       description="The help of the command line, or of one command.")
+    h.add_argument("topic", nargs="?", metavar="COMMAND", default=None,
+                   help="the command to tell about")
     return parser
 
 
@@ -251,15 +271,124 @@ def main(argv=None) -> int:
                              f"{', '.join(commands)}")
             argv = ["solve"] + argv
         args = parser.parse_args(argv)
+        if args.command == "help":
+            return _help(parser, args.topic)
     except SystemExit as e:                       # --help, --version, a usage error
         return e.code if isinstance(e.code, int) else 2
+    # (The server handles its own signals.)
+    return run_command(lambda: {"solve": _solve, "eval": _eval, "settle": _settle,
+                                "deal": _deal, "review": _review,
+                                "serve": _serve}[args.command](args),
+                       parser.prog, _options(parser, args.command),
+                       watch_interrupts=args.command != "serve")
+
+
+def run_command(command, prog: str, options: dict[str, str], *,
+                watch_interrupts: bool = True) -> int:
+    """``command()``'s exit code, with the command line's conventions around it: a
+    ``ValueError`` or ``OSError`` is one line on stderr in the command line's words
+    (``options``: :func:`_options`) and exit code 2; Ctrl+C is the line
+    ``interrupted`` and 130 (128 + SIGINT, as a shell reports it), within about a second
+    (``watch_interrupts``: :func:`_interrupts_watched`); a reader that stopped reading
+    (``| head -1``) ends it quietly (the output that could not be written is dropped;
+    exit code 1, as Python's own documentation does it)."""
+    with _interrupts_watched() if watch_interrupts else contextlib.nullcontext():
+        try:
+            try:
+                code = command()
+                sys.stdout.flush()          # (a closed pipe is found here, not at exit)
+                return code
+            except BrokenPipeError:
+                # Python flushes stdout again at exit: point it at nothing, so that it
+                # does not complain there.
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+                os.close(devnull)
+                return 1
+            except (ValueError, OSError) as err:
+                message = cli_words(" ".join(str(err).split()), options)
+                print(f"{prog}: error: {message}", file=sys.stderr)
+                return 2
+        except KeyboardInterrupt:
+            _say_interrupted()
+            return 130
+
+
+# After Ctrl+C the process ends within this many seconds, even while its main thread is in
+# a call that cannot see the interrupt (Numba compiling a kernel on a first run, say).
+INTERRUPT_GRACE = 1.0
+_interrupted_said = threading.Lock()
+
+
+def _say_interrupted() -> None:
+    """The line ``interrupted`` on stderr, once a process."""
+    if _interrupted_said.acquire(blocking=False):
+        print("interrupted", file=sys.stderr, flush=True)
+
+
+@contextlib.contextmanager
+def _interrupts_watched():
+    """Within the block, a Ctrl+C ends the process INTERRUPT_GRACE seconds later if it
+    has not ended by then (with the line ``interrupted``, exit code 130, and the worker
+    processes it started stopped).  The ``KeyboardInterrupt`` reaches the main thread
+    only between two of Python's steps, and a long call in C (LLVM compiling a kernel)
+    holds it back for seconds; the signal itself wakes a thread at once
+    (``signal.set_wakeup_fd``).  Only in the main thread (elsewhere signals are not
+    ours); the wake-up descriptor and ``sys.unraisablehook`` are restored after the
+    block."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    read, write = os.pipe()
+    os.set_blocking(write, False)
+    before = signal.set_wakeup_fd(write)
+
+    def watch():
+        while True:
+            try:
+                woken = os.read(read, 64)
+            except OSError:
+                return
+            if not woken:                                  # (the block has ended)
+                os.close(read)
+                return
+            if signal.SIGINT in woken:
+                time.sleep(INTERRUPT_GRACE)
+                for child in multiprocessing.active_children():
+                    child.terminate()
+                _say_interrupted()
+                for stream in (sys.stdout, sys.stderr):
+                    with contextlib.suppress(Exception):
+                        stream.flush()
+                os._exit(130)
+
+    def unraisable(report, default=sys.unraisablehook):
+        # A KeyboardInterrupt raised where Python cannot pass it on (in a callback of
+        # LLVM's, while Numba compiles) is dropped, and the process ended as above,
+        # rather than reported with a traceback.
+        if not isinstance(report.exc_value, KeyboardInterrupt):
+            default(report)
+
+    threading.Thread(target=watch, name="interrupt-watch", daemon=True).start()
+    sys.unraisablehook, hook_before = unraisable, sys.unraisablehook
     try:
-        return {"solve": _solve, "eval": _eval, "settle": _settle, "deal": _deal,
-                "review": _review, "serve": _serve}[args.command](args)
-    except (ValueError, OSError) as err:
-        message = cli_words(" ".join(str(err).split()), _options(parser, args.command))
-        print(f"{parser.prog}: error: {message}", file=sys.stderr)
-        return 2
+        yield
+    finally:
+        signal.set_wakeup_fd(before)
+        os.close(write)
+        sys.unraisablehook = hook_before
+
+
+def _help(parser: argparse.ArgumentParser, topic: "str | None") -> int:
+    """``help`` and ``help COMMAND``: the help of the command line or of a command."""
+    commands = _subparsers(parser)
+    if topic is None:
+        parser.print_help()
+        return 0
+    if topic not in commands:
+        parser.error(f"no command {topic!r}; commands: {', '.join(commands)}")
+    commands[topic].print_help()
+    return 0
 
 
 def _print_json(data) -> None:
@@ -303,59 +432,105 @@ def _batch_name(path: str) -> str:
     return "standard input" if path == STDIN else path
 
 
-def _read_batch(path: str, cut) -> list[tuple[str, object, int]]:
+# A bad --batch file: its first this many bad lines are named, then their count.
+BAD_LINES_SHOWN = 10
+
+
+def _read_batch(path: str, cut) -> tuple[list[tuple[str, object, int]], list[tuple[int, str]]]:
     """(hand, cut card, line number) of each hand in a batch file (``-``: standard
-    input)."""
-    entries = []
-    # Standard input is read but left open: it is not ours to close.
-    lines = open(path, encoding="utf-8") if path != STDIN else contextlib.nullcontext(sys.stdin)
+    input), and (line number, what is wrong) of each line that is not text (UTF-8)."""
+    entries, bad = [], []
+    # Read as bytes, so that a line that is not text is named (decoding the whole file
+    # would fail at its first such byte, naming no line).  Standard input is read but
+    # left open: it is not ours to close (nor is it bytes when a caller replaced it).
+    if path != STDIN:
+        lines = open(path, "rb")
+    else:
+        stdin = getattr(sys.stdin, "buffer", None)
+        lines = contextlib.nullcontext(stdin if stdin is not None
+                                       else (line.encode() for line in sys.stdin))
     with lines as f:
-        for number, line in enumerate(f, 1):
+        for number, raw in enumerate(f, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                bad.append((number, f"not text: byte 0x{raw[e.start]:02x} at column "
+                                    f"{e.start + 1} is not UTF-8 (is it a binary file?)"))
+                continue
+            control = next((i for i, c in enumerate(line)
+                            if ord(c) < 32 and c not in "\t\r\n"), None)
             text = line.split("#", 1)[0].strip()
-            if text:
+            if control is not None:
+                bad.append((number, f"not text: the control character "
+                                    f"0x{ord(line[control]):02x} at column {control + 1} (is "
+                                    f"it a binary file?)"))
+            elif text:
                 hand, _, own_cut = text.partition(" cut ")
                 entries.append((hand.strip(), own_cut.strip() or cut, number))
-    if not entries:
-        raise ValueError(f"{_batch_name(path)}: no hands (give one a line)")
-    return entries
+    return entries, bad
 
 
 def _solve_batch(args, rs, options) -> int:
     from .batch import _check_hand
-    entries = _read_batch(args.batch, args.cut)
     source = _batch_name(args.batch)
+    entries, bad = _read_batch(args.batch, args.cut)
+    good = []
     for hand, cut, number in entries:
         try:
             _check_hand(hand, cut, rs)
         except ValueError as e:
-            raise ValueError(f"{source} line {number}: {e}") from None
-    hands = [h for h, _, _ in entries]
-    cuts = [c for _, c, _ in entries]
+            bad.append((number, str(e)))
+        else:
+            good.append((hand, cut, number))
+    # Every bad line is named (up to a limit) and the others solved: a long file is not
+    # lost for one typo.  Only a file with nothing to solve is an error.
+    bad.sort()
+    prog, words = _prog(), _options(_parser(), "solve")
+    for number, message in bad[:BAD_LINES_SHOWN]:
+        print(f"{prog}: error: {source} line {number}: "
+              f"{cli_words(' '.join(message.split()), words)}", file=sys.stderr)
+    if len(bad) > BAD_LINES_SHOWN:
+        print(f"{prog}: error: ... and {len(bad) - BAD_LINES_SHOWN} more bad lines",
+              file=sys.stderr)
+    if not good:
+        raise ValueError(f"{source}: no hands to solve ({len(bad)} bad line"
+                         f"{'s' if len(bad) != 1 else ''})" if bad
+                         else f"{source}: no hands (give one a line)")
+    if bad:
+        print(f"{prog}: {len(bad)} bad line{'s' if len(bad) != 1 else ''} skipped; solving "
+              f"the other {len(good)}", file=sys.stderr)
+    hands = [h for h, _, _ in good]
+    cuts = [c for _, c, _ in good]
     if not args.quiet:
         from .policy import POLICY_TABLE
         from .solve import _kernels
         _jit.compile_notice(_kernels(POLICY_TABLE, rs))
     start = time.perf_counter()
-    # The notice is given once, here; worker processes inherit SOLVER_QUIET=1.
+    # The notice is given once, here, and the bar is the batch's: the solves (and worker
+    # processes) inherit SOLVER_QUIET=1.
+    progress = _progress.shown(False if args.quiet else None)
     try:
         with _jit.quiet(), warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)   # each solution's text says it
             solutions = solver.solve_many(hands, rs, cuts, workers=args.workers,
-                                          progress=False if args.quiet else None, **options)
+                                          progress=progress, **options)
     except ValueError as e:
         # solve_many names a hand by its index; the file's user knows it by its line.
         index, colon, rest = str(e).removeprefix("hand ").partition(": ")
-        if not (colon and index.isdigit() and int(index) < len(entries)):
+        if not (colon and index.isdigit() and int(index) < len(good)):
             raise
-        raise ValueError(f"{source} line {entries[int(index)][2]}: {rest}") from None
+        raise ValueError(f"{source} line {good[int(index)][2]}: {rest}") from None
     if args.json:
-        _print_json([s.to_dict() for s in solutions])
+        # Each with its line: a skipped line leaves no gap to count by.
+        _print_json([dict(line=number, **s.to_dict())
+                     for (_, _, number), s in zip(good, solutions)])
         return 0
-    for (hand, _, number), solution in zip(entries, solutions):
+    for (hand, _, number), solution in zip(good, solutions):
         print(f"hand (line {number}): {sort_row(solver.format_cards(hand), group=False)}")
         print(solution)
         print()
-    print(f"({len(solutions)} hands, {time.perf_counter() - start:.2f} s)")
+    skipped = f", {len(bad)} bad line{'s' if len(bad) != 1 else ''} skipped" if bad else ""
+    print(f"({len(solutions)} hands{skipped}, {time.perf_counter() - start:.2f} s)")
     return 0
 
 
@@ -393,10 +568,15 @@ def _settle(args) -> int:
     return 0
 
 
+# A random deal's seed: below this, short enough to type again (the study page's too).
+RANDOM_SEEDS = 2**31
+
+
 def _deal(args) -> int:
     from .arena import deal_hands
     rs = rule_set(args.rules)
-    seed = check_int("seed", args.seed, 0)
+    seed = secrets.randbelow(RANDOM_SEEDS) if args.seed is None else check_int(
+        "seed", args.seed, 0)
     players = rs.max_seats if args.players is None else args.players
     if players not in rs.seats:
         raise ValueError(f"players={players}: the {rs.name} rule set plays with "
@@ -413,9 +593,14 @@ def _deal(args) -> int:
 # --- review, serve -----------------------------------------------------------------------------
 def _review(args) -> int:
     cards = " ".join(args.cards)
-    with _jit.quiet(args.quiet):
+    with _jit.quiet(args.quiet), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UserWarning)
         result = solver.review(cards, args.setting, args.rules, args.cut, players=args.players,
                                samples=args.samples, seed=args.seed)
+    # The library's warnings (too few deals), as solve's text gives them: one line each,
+    # not Python's two with a line of the library's source.
+    for message in dict.fromkeys(str(w.message) for w in caught):
+        print(f"warning: {message}", file=sys.stderr)
     if args.json:
         _print_json(result.to_dict())
         return 0

@@ -22,6 +22,7 @@ import concurrent.futures
 import contextlib
 import functools
 import hashlib
+import math
 import os
 import sys
 import threading
@@ -333,6 +334,12 @@ def quiet(enabled: bool = True) -> Iterator[None]:
 # sets (about 10-100 us each), or pair scorings / 1000 (about 40 ns each).
 MIN_PARALLEL_WORK = 32
 RANGES_PER_THREAD = 4          # shorter ranges even out threads that run at unequal speed
+# Above this much work a call runs in ranges of at most this much (a few tenths of a
+# second on a core): a running kernel does not see Ctrl+C, so the KeyboardInterrupt lands
+# between ranges, and the ranges not yet started are dropped.  (A solve of the default
+# effort stays below it, but for the scoring of a rare hand with thousands of candidate
+# settings; the answer never depends on the ranges.)
+MAX_RANGE_WORK = 4096
 
 _pools: "dict[int, concurrent.futures.ThreadPoolExecutor]" = {}   # one per thread count
 _pools_lock = threading.Lock()
@@ -356,16 +363,29 @@ def _thread_pool(count: int) -> "concurrent.futures.ThreadPoolExecutor":
 
 def in_ranges(run, n: int, work: float) -> None:
     """``run(start, stop)`` over ranges that cover ``0..n``: on :func:`threads` threads
-    when ``work`` (see MIN_PARALLEL_WORK) is large enough, else in one call on this
-    thread.  ``run`` must write only the items of its own range, so the result is the
-    same whatever the number of threads; its first exception is raised here."""
+    when ``work`` (see MIN_PARALLEL_WORK) is large enough, else on this thread, in one
+    call unless the work exceeds MAX_RANGE_WORK.  ``run`` must write only the items of
+    its own range, so the result is the same whatever the number of threads or ranges;
+    its first exception (or a KeyboardInterrupt) is raised here, and the ranges not yet
+    started are then not run."""
     count = threads() if work >= MIN_PARALLEL_WORK else 1
-    pieces = min(n, count * RANGES_PER_THREAD) if count > 1 else 1
+    pieces = min(n, max(count * RANGES_PER_THREAD if count > 1 else 1,
+                        math.ceil(work / MAX_RANGE_WORK)))
     if pieces <= 1:
         run(0, n)
         return
     bounds = [n * i // pieces for i in range(pieces + 1)]
+    ranges = [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
+    if count == 1:
+        for a, b in ranges:
+            run(a, b)
+        return
     pool = _thread_pool(count)
-    futures = [pool.submit(run, a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
-    for future in futures:
-        future.result()
+    futures = [pool.submit(run, a, b) for a, b in ranges]
+    try:
+        for future in futures:
+            future.result()
+    except BaseException:
+        for future in futures:
+            future.cancel()                    # (those not started yet)
+        raise

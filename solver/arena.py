@@ -1,4 +1,4 @@
-"""Duplicate-deal matches between setters: ``solver.arena`` and ``python -m solver.arena``.
+"""Duplicate-deal matches between setters: ``solver.arena`` and ``python3 -m solver.arena``.
 
 A *setter* sets one hand: ``(cards, rules, cut) -> (front, middle, back)`` (texts or
 codes), optionally with a fourth item ``"declare"`` to declare an automatic win
@@ -254,7 +254,7 @@ def setter(spec: "str | Setter | Callable") -> Setter:
 # --- deals and plays ------------------------------------------------------------------------
 def deal_hands(rs: RuleSet, n_seats: int, seed: int, index: int, cut=None):
     """Deal ``index`` of a match with ``seed``: (the seats' hands as texts, the cut card
-    or None).  ``python -m solver deal --seed S`` shows deal 0.  ``cut``: the cut card
+    or None).  ``python3 -m solver deal --seed S`` shows deal 0.  ``cut``: the cut card
     to deal the rest around (``bonus``; default: drawn with the deal)."""
     from .rows import cut_taken
     given = None if cut is None else min(cut_taken(rs, cut))     # validated for the rules
@@ -483,19 +483,18 @@ def exploitability(policy=None, rules: "str | RuleSet" = "joker",
 
 # --- command line -----------------------------------------------------------------------------
 def main(argv=None) -> int:
-    """``python -m solver.arena``: a match, or the exploitability of a policy.  The same
-    conventions as ``python -m solver``: the ``joker`` rule set by default, one default
-    shown per option, and bad input as one line on stderr with exit code 2."""
-    import sys
-    from .__main__ import _Formatter, _Parser, _options
-    from ._checks import cli_words
-    prog = "python -m solver.arena"
+    """``python3 -m solver.arena``: a match, or the exploitability of a policy.  The same
+    conventions as ``python3 -m solver``: the ``joker`` rule set by default, one default
+    shown per option, bad input as one line on stderr with exit code 2, and Ctrl+C as
+    the line ``interrupted`` with exit code 130 (:func:`solver.__main__.run_command`)."""
+    from .__main__ import _Formatter, _Parser, _options, run_command
+    prog = "python3 -m solver.arena"
     parser = _Parser(prog=prog, formatter_class=_Formatter,
                      description="Duplicate-deal matches between Chinese Poker setters.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def common(p):
-        p.add_argument("--rules", default="joker", help="rule set (as python -m solver)")
+        p.add_argument("--rules", default="joker", help="rule set (as python3 -m solver)")
         p.add_argument("--players", type=int, default=None,
                        help="seats (default: the rule set's largest table; exploitability: "
                             "2 where the rule set seats two)")
@@ -522,20 +521,20 @@ def main(argv=None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:                   # --help, a usage error
         return exit_.code if isinstance(exit_.code, int) else 2
+    return run_command(lambda: _run(args), prog, _options(parser, args.command))
+
+
+def _run(args) -> int:
+    """The command line's command, on parsed arguments."""
     progress = False if args.quiet else None
-    try:
-        if args.command == "match":
-            result = match(args.a, args.b, args.rules, players=args.players, deals=args.deals,
-                           seed=args.seed, layout=args.layout, workers=args.workers,
-                           progress=progress)
-        else:
-            result = exploitability(args.policy, args.rules, args.players,
-                                    deals=args.deals, samples=args.samples, seed=args.seed,
-                                    workers=args.workers, progress=progress)
-    except ValueError as err:
-        message = cli_words(" ".join(str(err).split()), _options(parser, args.command))
-        print(f"{prog}: error: {message}", file=sys.stderr)
-        return 2
+    if args.command == "match":
+        result = match(args.a, args.b, args.rules, players=args.players, deals=args.deals,
+                       seed=args.seed, layout=args.layout, workers=args.workers,
+                       progress=progress)
+    else:
+        result = exploitability(args.policy, args.rules, args.players,
+                                deals=args.deals, samples=args.samples, seed=args.seed,
+                                workers=args.workers, progress=progress)
     print(result)
     if args.json:
         with open(args.json, "w") as f:

@@ -8,8 +8,9 @@ answer: a solve never depends on the process or the number of threads it runs in
 Where the work runs
 -------------------
 * ``workers=1``: in this process, one item after the other (no pool, no pickling).
-* ``workers=n`` (default: one per core, ``os.cpu_count()``): ``n`` new local processes,
-  started for the call and stopped after it.  To keep processes (and their loaded
+* ``workers=n`` (default: one per core, ``os.cpu_count()``; for :func:`solve_many`, no
+  more than one per HANDS_PER_WORKER hands, since a process costs seconds to start):
+  ``n`` new local processes, started for the call and stopped after it.  To keep processes (and their loaded
   kernels) across calls, make a pool once with :func:`local_pool` and pass it as
   ``client=``.
 * ``client=``: a ``dask.distributed.Client`` (``pip install "chinese-poker-solver[dask]"``)
@@ -37,10 +38,18 @@ error of the first of them is raised, as a plain loop would.  If that type canno
 rebuilt from one message, the original exception is raised with the index as a note.
 A failure outside ``fn`` (a worker process dying, say) names the range of items its
 task held.
+
+Ctrl+C
+------
+Local worker processes ignore SIGINT, which a terminal sends to every process of the
+command: the calling process gets the ``KeyboardInterrupt`` and stops the processes it
+started for the call at once (those of a pool passed as ``client=`` finish the tasks
+they hold; the others are cancelled).
 """
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import functools
 import inspect
 import itertools
@@ -48,12 +57,14 @@ import math
 import multiprocessing
 import numbers
 import os
-import sys
+import signal
+import threading
 import warnings
 from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, TypeVar
 
 import numba
 
+from . import _progress
 from .cards import format_cards, parse_cards
 from .rows import bonus_rank_of
 from .rules import rule_set
@@ -70,6 +81,14 @@ _IN_FLIGHT_PER_SLOT = 2
 # slots evenly loaded at the end).
 _MAX_HANDS_PER_TASK = 8
 _TASKS_PER_SLOT = 4
+# solve_many's default: at most one worker process per this many hands.  A process takes
+# seconds to start (Python, Numba and the cached kernels: 3-4 s on a busy 2-core machine)
+# and a default solve tens of milliseconds, so a smaller batch is done sooner in this
+# process, whose solves use every core for their larger steps anyway (solver._jit).  On
+# that machine, default joker solves: 32 hands took 0.7 s in one process and 3.9 s in
+# two; 256 hands 19.1 s against 26.0 s, and 10.6 s against 10.7 s when it was less busy;
+# 512 hands 24.3 s against 22.4 s (benchmarks/README.md, "How many worker processes").
+HANDS_PER_WORKER = 256
 
 
 # --- the parallel machinery -----------------------------------------------------------------
@@ -106,7 +125,8 @@ def parallel_map(fn: Callable[[T], R], items: Iterable[T], *, workers: Optional[
         ``1`` runs in this process.
     client: a ``dask.distributed.Client`` or a ``concurrent.futures.Executor`` (such as
         :func:`local_pool`) to run the tasks on instead; not together with ``workers``.
-    progress: a tqdm bar on stderr; ``None`` shows it only when stderr is a terminal.
+    progress: a tqdm bar on stderr; ``None`` shows it only when stderr is a terminal
+        (and ``SOLVER_QUIET=1`` is not set: :func:`solver._progress.shown`).
     desc: the bar's label.
     chunksize: items a task (for cheap ``fn``: fewer, larger tasks cost less overhead).
 
@@ -131,7 +151,7 @@ def _map(fn, items, *, workers, client, progress, desc, chunksize, label, total)
         raise ValueError(f"chunksize must be a positive integer, not {chunksize!r}")
     chunks = _chunks(iter(items), int(chunksize))
     out: list = []
-    with _progress_bar(progress, total, desc, label) as bar:
+    with _progress.bar(progress, total, desc, label) as bar:
         if client is not None:
             _run_on(client, fn, chunks, out, bar, label)
             return out
@@ -143,9 +163,38 @@ def _map(fn, items, *, workers, client, progress, desc, chunksize, label, total)
                 out += _run_chunk(fn, start, chunk, label, None)
                 bar.update(len(chunk))
             return out
-        with local_pool(n) as pool:
+        pool = local_pool(n)
+        try:
             _run_on(pool, fn, chunks, out, bar, label)
+        except BaseException:
+            _stop_now(pool)
+            raise
+        pool.shutdown()
         return out
+
+
+def _stop_now(pool: cf.ProcessPoolExecutor) -> None:
+    """Stops a pool's processes without waiting for their tasks (a Numba kernel at work
+    would not notice anything gentler), and drops the tasks not started."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+@contextlib.contextmanager
+def _sigint_ignored():
+    """SIGINT ignored within the block (in the main thread; elsewhere nothing changes).
+    A process started meanwhile inherits that, and Python then leaves it ignored: a
+    local worker process ignores Ctrl+C from its first instant, and the caller stops it
+    (:func:`_stop_now`)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _run_on(client, fn, chunks, out, bar, label):
@@ -155,7 +204,8 @@ def _run_on(client, fn, chunks, out, bar, label):
         slots = getattr(client, "_max_workers", None) or _cores()
 
         def submit(start, chunk):
-            return client.submit(_run_chunk, fn, start, chunk, label, 1)
+            with _sigint_ignored():        # (a local pool starts its processes here)
+                return client.submit(_run_chunk, fn, start, chunk, label, 1)
 
         def wait_first(futures):
             return cf.wait(futures, return_when=cf.FIRST_COMPLETED).done
@@ -314,25 +364,6 @@ def _check_client(client):
                          f"concurrent.futures.Executor, not {client!r}")
 
 
-class _NoBar:
-    def update(self, n):
-        pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-
-def _progress_bar(progress, total, desc, label):
-    show = sys.stderr.isatty() if progress is None else progress
-    if not show:
-        return _NoBar()
-    from tqdm import tqdm
-    return tqdm(total=total, desc=desc, unit=label, file=sys.stderr)
-
-
 def _slots(workers, client) -> int:
     """How many tasks can run at once (to size solve_many's tasks)."""
     if client is None:
@@ -351,8 +382,10 @@ def solve_many(hands: Sequence, rules, cut=None, *, workers: Optional[int] = Non
     Every hand is solved exactly as :func:`solver.solve` solves it alone (same seed,
     same answer).  ``cut``: one cut card for every hand, or a sequence with one per hand
     (``bonus``).  ``workers``, ``client``, ``progress``: as for :func:`parallel_map`
-    (default: one local process per core; ``workers=1`` in this process).  A ``policy=``
-    must be picklable, like ``parallel_map``'s ``fn``.
+    (default: one local process per core, but none for fewer than 2 *
+    HANDS_PER_WORKER hands, which are solved in this process, and no more than one per
+    HANDS_PER_WORKER hands; ``workers=1`` in this process).  The progress bar counts
+    hands.  A ``policy=`` must be picklable, like ``parallel_map``'s ``fn``.
 
     The rule set, the keyword arguments and every hand's cards and cut are checked here
     before any work starts; a bad hand raises ``ValueError`` naming its index, as does an
@@ -385,12 +418,20 @@ def solve_many(hands: Sequence, rules, cut=None, *, workers: Optional[int] = Non
     workers = _check_backend(workers, client)
     if not hands:
         return []
+    if workers is None and client is None:
+        workers = default_workers(len(hands))
     slots = _slots(workers, client)
     per_task = max(1, min(_MAX_HANDS_PER_TASK,
                           math.ceil(len(hands) / (_TASKS_PER_SLOT * slots))))
     task = functools.partial(_solve_one, rules=rules, solve_kwargs=solve_kwargs)
     return _map(task, zip(hands, cuts), workers=workers, client=client, progress=progress,
-                desc="solve_many", chunksize=per_task, label="hand", total=len(hands))
+                desc="hands", chunksize=per_task, label="hand", total=len(hands))
+
+
+def default_workers(hands: int) -> int:
+    """:func:`solve_many`'s local processes for ``hands`` hands by default: one per core,
+    but no more than one per HANDS_PER_WORKER hands (1: in this process)."""
+    return max(1, min(_cores(), hands // HANDS_PER_WORKER))
 
 
 def _solve_one(hand_and_cut, rules, solve_kwargs) -> Solution:

@@ -30,6 +30,7 @@ from typing import Callable, NamedTuple, Optional, Sequence
 import numba
 import numpy as np
 
+from . import _progress
 from . import pool as _pool
 from ._checks import check_int, check_signature, function_name, is_int
 from .autowin import auto_code, automatic_win_kind
@@ -157,12 +158,23 @@ def _kept_deal_order(seed: int, samples: int, n_unseen: int, dealt: int) -> np.n
     return order
 
 
+# Shuffling many deals is one numpy call per this many positions (about a tenth of a
+# second), so that Ctrl+C, which a running call does not see, lands between them.
+# ``permuted(axis=1)`` shuffles row after row from the one generator, so the rows come
+# out the same whatever their grouping (tests/test_cli.py checks it).
+SHUFFLE_CELLS = 1 << 22
+
+
 def _shuffled_positions(seed: int, samples: int, n_unseen: int, dealt: int) -> np.ndarray:
     """The positions ``0..n_unseen-1`` in every row, shuffled as the cards used to be,
     the first ``dealt`` of each row."""
     positions = np.empty((samples, n_unseen), np.int64)
     positions[:] = np.arange(n_unseen)
-    np.random.default_rng(seed).permuted(positions, axis=1, out=positions)
+    rng = np.random.default_rng(seed)
+    rows = max(1, SHUFFLE_CELLS // n_unseen)
+    for start in range(0, samples, rows):
+        chunk = positions[start:start + rows]
+        rng.permuted(chunk, axis=1, out=chunk)
     return np.ascontiguousarray(positions[:, :dealt])
 
 
@@ -316,12 +328,38 @@ def sampled_opponents(hand: Hand, samples: int, seed: int, policy) -> Opponents:
     builtin = builtin_policy(policy, rs, hand.seats, bonus_rank_of(rs, hand.cut))
     if builtin is not None:
         kind, mt, field = builtin
-        vals, auto, _ = set_hands(hands, tables, kind, mt, rs.scoring_params(), field,
-                                  hand.seats, bool(rs.automatic_wins))
+        params = rs.scoring_params()
+        vals, auto = _set_showing_progress(hands, lambda some: set_hands(
+            some, tables, kind, mt, params, field, hand.seats, bool(rs.automatic_wins))[:2])
     else:
         vals, fouled = _policy_opponents(policy, hands, rs, hand.cut, tables)
         auto = np.zeros(hands.shape[:2], np.int8)
     return Opponents(vals, fouled, auto)
+
+
+# A call that sets at least this many opponent hands (seconds of work) shows a progress
+# bar of them on stderr, where solver._progress.shown says so, and sets them this many at
+# a time.
+PROGRESS_HANDS = 100_000
+PROGRESS_CHUNK_HANDS = 16_384
+
+
+def _set_showing_progress(hands: np.ndarray, set_some):
+    """``set_some(hands)``, which gives the row values and automatic-win codes of the
+    opponents' ``hands`` (S, seats - 1, cards), with a progress bar when they are many.
+    Each hand is set alone, so a part of them set on its own comes out the same."""
+    S, n_opp = hands.shape[:2]
+    if S * n_opp < PROGRESS_HANDS or not _progress.shown():
+        return set_some(hands)
+    vals = np.empty((S, n_opp, 3), np.int32)
+    auto = np.empty((S, n_opp), np.int8)
+    step = max(1, PROGRESS_CHUNK_HANDS // n_opp)
+    with _progress.bar(None, S * n_opp, "opponent hands set", "hand") as bar:
+        for start in range(0, S, step):
+            part = slice(start, min(S, start + step))
+            vals[part], auto[part] = set_some(hands[part])
+            bar.update((part.stop - part.start) * n_opp)
+    return vals, auto
 
 
 def _policy_opponents(policy: Policy, hands: np.ndarray, rs: RuleSet, cut, tables):

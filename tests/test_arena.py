@@ -165,7 +165,7 @@ def test_command_line_errors_are_one_line_and_exit_code_2(capsys, argv, message)
     assert arena.main(argv + ["--quiet"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and message in err
-    assert err.startswith("python -m solver.arena: error: ")
+    assert err.startswith("python3 -m solver.arena: error: ")
 
 
 def test_command_line(tmp_path, capsys):
@@ -199,3 +199,13 @@ def test_saved_settings_replay_what_was_saved(tmp_path):
     assert replay.values == direct.values and direct.mean != 0
     with pytest.raises(ValueError, match="holds no setting"):
         match("sbf", f"saved:{path}", "classic", players=2, deals=5, seed=3)
+
+
+def test_ctrl_c_stops_a_match():
+    """Ctrl+C (SIGINT to the process group, as a terminal sends it) during a long match:
+    the line ``interrupted``, exit code 130, no traceback, within a generous bound (the
+    match would take minutes)."""
+    from test_cli import INTERRUPT_BOUND, interrupted
+    code, err, took = interrupted(["match", "solve:samples=3000", "model", "--rules", "classic",
+                                   "--deals", "2000", "--quiet"], module="solver.arena")
+    assert (code, err) == (130, "interrupted\n") and took < INTERRUPT_BOUND

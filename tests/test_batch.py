@@ -198,6 +198,18 @@ def test_bad_client(client):
     assert repr(client) in str(info.value)
 
 
+def test_a_small_batch_starts_no_worker_processes(monkeypatch, expected):
+    """By default a batch too small to repay a process's start is solved in this one."""
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a worker process was started")
+    monkeypatch.setattr(batch, "local_pool", no_pool)
+    hands, cuts = CASES["classic"]
+    assert solver.solve_many(hands, "classic", samples=SAMPLES) == expected["classic"]
+    cores = os.cpu_count() or 1
+    assert [batch.default_workers(n * batch.HANDS_PER_WORKER) for n in (0, 1, 2, 1000)] \
+        == [1, 1, min(cores, 2), cores]
+
+
 def test_workers_and_client_together_are_refused(pool):
     with pytest.raises(ValueError, match="not both"):
         batch.parallel_map(abs, [1], workers=2, client=pool)
@@ -217,11 +229,22 @@ class _Terminal(io.StringIO):
 def test_progress_bar_only_on_a_terminal_unless_forced(monkeypatch, stderr, progress, shown):
     err = stderr()
     monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.delenv("SOLVER_QUIET", raising=False)        # (the tests' conftest sets it)
     hands = _hands("classic", 3, 7)
     solver.solve_many(hands, "classic", samples=5, workers=1, progress=progress)
-    assert ("solve_many" in err.getvalue() and "3/3" in err.getvalue()) == shown
+    assert ("hands: 100%" in err.getvalue() and "3/3" in err.getvalue()) == shown
+    assert "solve_many" not in err.getvalue()           # the bar says what it counts
     if not shown:
         assert err.getvalue() == ""
+
+
+def test_solver_quiet_hides_the_bar_unless_forced(monkeypatch):
+    monkeypatch.setenv("SOLVER_QUIET", "1")
+    for progress, shown in ((None, False), (True, True)):
+        err = _Terminal()
+        monkeypatch.setattr(sys, "stderr", err)
+        batch.parallel_map(abs, [1, -2], workers=1, progress=progress)
+        assert ("2/2" in err.getvalue()) == shown
 
 
 def test_bad_progress():

@@ -2,7 +2,13 @@
 stderr with exit code 2."""
 import io
 import json
+import os
 import re
+import signal
+import subprocess
+import sys
+import threading
+import time
 
 import pytest
 
@@ -119,10 +125,22 @@ def test_batch(capsys, tmp_path, monkeypatch):
     assert code == 0 and err == "" and seen["progress"] is False
     want = [solver.solve(h, "classic", samples=20) for h in (HAND, DRAGON)]
     assert [solver.Solution.from_dict(d) for d in json.loads(out)] == want
+    assert [d["line"] for d in json.loads(out)] == [2, 4]
     code, out, _ = run(capsys, "--rules", "classic", "--batch", str(hands), "--samples", "20",
                        "--workers", "1")
-    assert code == 0 and seen["progress"] is None          # a bar when stderr is a terminal
+    assert code == 0 and seen["progress"] is False          # stderr is not a terminal
     assert "hand (line 2):" in out and "hand (line 4):" in out and "(2 hands," in out
+    monkeypatch.setattr("sys.stderr", _Terminal())
+    monkeypatch.delenv("SOLVER_QUIET", raising=False)        # (the tests' conftest sets it)
+    assert cli.main(["--rules", "classic", "--batch", str(hands), "--samples", "20",
+                     "--workers", "1"]) == 0
+    assert seen["progress"] is True                         # a bar of the hands
+    assert "hands: 100%" in sys.stderr.getvalue() and "solve_many" not in sys.stderr.getvalue()
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
 
 
 def test_batch_lines_may_give_their_own_cut(capsys, tmp_path):
@@ -147,7 +165,7 @@ def test_batch_from_standard_input(capsys, monkeypatch):
 def test_workers_without_a_batch_is_an_error(capsys):
     code, out, err = run(capsys, HAND, "--rules", "classic", "--workers", "2")
     assert (code, out) == (2, "")
-    assert err == ("python -m solver: error: --workers sets the processes of --batch; without "
+    assert err == ("python3 -m solver: error: --workers sets the processes of --batch; without "
                    "it one hand is solved, in this process\n")
 
 
@@ -222,7 +240,7 @@ def test_deal(capsys):
     code, out, _ = run(capsys, "deal", "--rules", "pagat", "--players", "2", "--seed", "1")
     lines = out.splitlines()
     assert code == 0 and lines[0] == "pagat deal, seed 1: 2 players, 13 cards each"
-    assert lines[-1].startswith('solve seat 0: python -m solver "') \
+    assert lines[-1].startswith('solve seat 0: python3 -m solver "') \
         and lines[-1].endswith('" --rules pagat --players 2')
     # The suggested command solves seat 0's hand.
     suggested = lines[-1].split('"')[1]
@@ -239,7 +257,7 @@ def test_help_shows_the_commands_and_every_default(capsys):
                     "(default: 5)", "(default: a quarter of the deals used",
                     "(default: the rule set's largest, 4)"):
         assert default in flat
-    assert "no progress bar of its own" in flat and "SOLVER_QUIET=1" in flat
+    assert "a progress bar of the hands" in flat and "SOLVER_QUIET=1" in flat
     assert run(capsys, "--version")[1].strip().endswith(solver.__version__)
 
 
@@ -262,26 +280,71 @@ BAD = [
 def test_bad_input_is_one_line_on_stderr_and_exit_code_2(capsys, argv):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
-    assert err.count("\n") == 1 and err.startswith("python -m solver")
+    assert err.count("\n") == 1 and err.startswith("python3 -m solver")
     assert "error: " in err
 
 
-def test_a_bad_batch_line_is_named(capsys, tmp_path, monkeypatch):
+def test_every_bad_batch_line_is_named_and_the_others_solved(capsys, tmp_path):
     hands = tmp_path / "hands.txt"
-    hands.write_text(f"{HAND}\nAs Kd\n")
-    code, _, err = run(capsys, "--rules", "classic", "--batch", str(hands))
-    assert code == 2
-    assert err == (f"python -m solver: error: {hands} line 2: the classic rule set deals "
-                   f"13 cards, not 2\n")
+    hands.write_text(f"{HAND}\nAs Kd\n{DRAGON}\nZz Ks\n")
+    code, out, err = run(capsys, "--rules", "classic", "--batch", str(hands), "--samples", "20",
+                         "--workers", "1", "--json")
+    assert code == 0
+    lines = err.splitlines()
+    assert lines[0] == (f"python3 -m solver: error: {hands} line 2: the classic rule set "
+                        f"deals 13 cards, not 2")
+    assert lines[1].startswith(f"python3 -m solver: error: {hands} line 4: unknown card 'Zz'")
+    assert lines[2:] == ["python3 -m solver: 2 bad lines skipped; solving the other 2"]
+    assert [(d["line"], d["hand"]) for d in json.loads(out)] == [
+        (2 * i + 1, solver.solve(h, "classic", samples=20).hand)
+        for i, h in enumerate((HAND, DRAGON))]
+    # Nothing to solve: an error, with the count.
     hands.write_text(f"# a cut card where the rule set has none\n{HAND} cut 4c\n")
-    code, _, err = run(capsys, "--rules", "classic", "--batch", str(hands))
-    assert err == (f"python -m solver: error: {hands} line 2: the classic rule set has no cut "
-                   f"card (--cut 4c)\n")
+    code, out, err = run(capsys, "--rules", "classic", "--batch", str(hands))
+    assert (code, out) == (2, "")
+    assert err == (f"python3 -m solver: error: {hands} line 2: the classic rule set has no cut "
+                   f"card (--cut 4c)\n"
+                   f"python3 -m solver: error: {hands}: no hands to solve (1 bad line)\n")
+
+
+def test_many_bad_batch_lines_are_named_up_to_a_limit(capsys, tmp_path):
+    hands = tmp_path / "hands.txt"
+    hands.write_text("As Kd\n" * 25 + f"{HAND}\n")
+    code, out, err = run(capsys, "--rules", "classic", "--batch", str(hands), "--samples", "20",
+                         "--workers", "1", "--json")
+    lines = err.splitlines()
+    assert code == 0 and len(json.loads(out)) == 1
+    assert [line.split(" line ")[1].split(":")[0] for line in lines[:cli.BAD_LINES_SHOWN]] \
+        == [str(n) for n in range(1, cli.BAD_LINES_SHOWN + 1)]
+    assert lines[cli.BAD_LINES_SHOWN:] == [
+        f"python3 -m solver: error: ... and {25 - cli.BAD_LINES_SHOWN} more bad lines",
+        "python3 -m solver: 25 bad lines skipped; solving the other 1"]
+
+
+def test_a_binary_batch_file_names_the_file_and_the_line(capsys, tmp_path):
+    hands = tmp_path / "hands.bin"
+    hands.write_bytes(f"{HAND}\n".encode() + bytes(range(128, 256)) + b"\n\x00\x01\n")
+    code, out, err = run(capsys, "--rules", "classic", "--batch", str(hands), "--samples", "20",
+                         "--workers", "1", "--json")
+    assert code == 0 and len(json.loads(out)) == 1
+    lines = err.splitlines()
+    assert lines[0].startswith(f"python3 -m solver: error: {hands} line 2: not text: byte 0x80 ")
+    assert lines[1] == (f"python3 -m solver: error: {hands} line 3: not text: the control "
+                        f"character 0x00 at column 1 (is it a binary file?)")
+    hands.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    code, out, err = run(capsys, "--rules", "classic", "--batch", str(hands))
+    assert (code, out) == (2, "") and "Traceback" not in err
+    assert err.splitlines()[0].startswith(f"python3 -m solver: error: {hands} line 1: not text")
+    assert err.splitlines()[-1] == (f"python3 -m solver: error: {hands}: no hands to solve "
+                                    f"(3 bad lines)")
+
+
+def test_a_solve_error_names_its_batch_line(capsys, monkeypatch):
     # An error raised while solving (not by the checks before) names the line too.
     monkeypatch.setattr("sys.stdin", io.StringIO(f"{HAND}\n"))
     code, _, err = run(capsys, "--rules", "classic", "--batch", "-", "--players", "5",
                        "--workers", "1")
-    assert err == ("python -m solver: error: standard input line 1: --players 5: the classic "
+    assert err == ("python3 -m solver: error: standard input line 1: --players 5: the classic "
                    "rule set plays with 2 or 3 or 4 players\n")
 
 
@@ -290,8 +353,8 @@ def test_a_mistyped_command_is_neither_a_command_nor_a_card(capsys):
     assert {"solve", "eval", "settle", "deal"} <= set(commands)
     code, out, err = run(capsys, "bogus", "--rules", "classic")
     assert (code, out) == (2, "")
-    assert err == (f"python -m solver: error: unknown command or card 'bogus'; commands: "
-                   f"{', '.join(commands)} (see python -m solver --help)\n")
+    assert err == (f"python3 -m solver: error: unknown command or card 'bogus'; commands: "
+                   f"{', '.join(commands)} (see python3 -m solver --help)\n")
     # Cards are still cards, a bad one named as a card.
     code, _, err = run(capsys, "As Kd Zz", "--rules", "classic")
     assert code == 2 and "unknown card 'Zz'" in err
@@ -317,3 +380,165 @@ def test_the_console_script_names_itself(capsys, monkeypatch):
     monkeypatch.setattr("sys.argv", ["/usr/bin/chinese-poker-solver"])
     code, _, err = run(capsys, "eval", "As Ks")
     assert code == 2 and err.startswith("chinese-poker-solver: error: a row has 3 or 5 cards")
+
+
+# --- help, deal, review's warnings ------------------------------------------------------------
+def test_help_as_a_command(capsys):
+    assert run(capsys, "help")[:2] == run(capsys, "--help")[:2]
+    assert run(capsys, "help", "deal")[:2] == run(capsys, "deal", "--help")[:2]
+    code, out, err = run(capsys, "help", "bogus")
+    assert (code, out) == (2, "") and err.count("\n") == 1 and "no command 'bogus'" in err
+
+
+def test_help_uses_python3_and_never_breaks_an_option_name(capsys, monkeypatch):
+    for width in (60, 72, 80, 100):
+        monkeypatch.setenv("COLUMNS", str(width))
+        for command in ("solve", "settle", "deal", "review", "serve"):
+            code, out, _ = run(capsys, command, "--help")
+            assert code == 0 and "python -m" not in out
+            # A line ending in '-' or '--' split a hyphenated word or an option's name.
+            assert not [line for line in out.splitlines() if re.search(r"\w-$|--$", line)]
+    assert "'--declare 0'" in " ".join(run(capsys, "settle", "--help")[1].split())
+
+
+def test_deal_without_a_seed_is_random_and_says_its_seed(capsys):
+    seen = set()
+    for _ in range(3):
+        code, out, _ = run(capsys, "deal", "--rules", "pagat", "--json")
+        deal = json.loads(out)
+        assert code == 0 and 0 <= deal["seed"] < cli.RANDOM_SEEDS
+        # The seed it says gives this very deal.
+        assert run(capsys, "deal", "--rules", "pagat", "--json", "--seed",
+                   str(deal["seed"]))[1] == out
+        seen.add(deal["seed"])
+    assert len(seen) > 1
+
+
+def test_review_gives_the_librarys_warning_in_one_line(capsys):
+    code, out, err = run(capsys, "review", HAND, "--rules", "classic", "--setting",
+                         "As Kd 9c / 3d 3c Qh 5d 2d / 9s 8c 7h 6h 5s", "--samples", "10")
+    assert code == 0 and out.startswith("hand: ")
+    assert err == ("warning: 10 deals cannot tell settings apart: the standard errors of "
+                   "fewer than 20 deals mean little (use more samples)\n")
+
+
+# --- progress, a closed pipe --------------------------------------------------------------------
+def test_a_solve_of_many_deals_shows_its_progress_and_the_same_answer(capsys, monkeypatch):
+    """A solve that sets many opponent hands draws a bar of them on a terminal, setting them
+    part by part (the thresholds made small here): the answer is the same."""
+    from solver import sampling
+    want = solver.solve(HAND, "classic", samples=300, pool=False)
+    monkeypatch.setattr(sampling, "PROGRESS_HANDS", 100)
+    monkeypatch.setattr(sampling, "PROGRESS_CHUNK_HANDS", 64)
+    monkeypatch.setattr("sys.stderr", _Terminal())
+    monkeypatch.delenv("SOLVER_QUIET", raising=False)
+    assert solver.solve(HAND, "classic", samples=300, pool=False) == want
+    bar = sys.stderr.getvalue()
+    assert "opponent hands set: 100%" in bar and "900/900" in bar
+    monkeypatch.setenv("SOLVER_QUIET", "1")                 # --quiet: no bar
+    monkeypatch.setattr("sys.stderr", _Terminal())
+    assert solver.solve(HAND, "classic", samples=300, pool=False) == want
+    assert sys.stderr.getvalue() == ""
+
+
+def test_work_in_bounded_ranges_gives_the_same_answers(monkeypatch):
+    """Long kernel calls run in ranges of at most MAX_RANGE_WORK, and a long shuffle in
+    chunks (so that Ctrl+C lands between them): with both made tiny, the same answers."""
+    from solver import _jit, sampling
+    want = [solver.solve(HAND, "classic", samples=200, pool=False),
+            solver.solve(cli.SAMPLE_HAND, "joker", samples=100)]
+    monkeypatch.setattr(_jit, "MAX_RANGE_WORK", 1)
+    monkeypatch.setattr(sampling, "SHUFFLE_CELLS", 100)
+    sampling._kept_deal_order.cache_clear()
+    try:
+        assert [solver.solve(HAND, "classic", samples=200, pool=False),
+                solver.solve(cli.SAMPLE_HAND, "joker", samples=100)] == want
+    finally:
+        sampling._kept_deal_order.cache_clear()
+
+
+def test_in_ranges_bounds_each_range_and_stops_at_an_interrupt():
+    from solver import _jit
+    n, work = 1000, 100 * _jit.MAX_RANGE_WORK
+    seen = []
+    _jit.in_ranges(lambda a, b: seen.append((a, b)), n, work)
+    assert sorted(seen)[0][0] == 0 and sorted(seen)[-1][1] == n
+    assert sum(b - a for a, b in seen) == n
+    assert max(b - a for a, b in seen) * work / n <= _jit.MAX_RANGE_WORK
+
+    # Ctrl+C while the ranges run: the main thread is interrupted, those not started
+    # are not run.
+    calls = []
+
+    def slow(a, b):
+        calls.append(a)
+        time.sleep(0.05)
+    main = threading.get_ident()
+    threading.Timer(0.3, signal.pthread_kill, (main, signal.SIGINT)).start()
+    with pytest.raises(KeyboardInterrupt):
+        _jit.in_ranges(slow, n, work)                  # 100 ranges: 5 s of work
+    time.sleep(0.3)
+    assert len(calls) < 40
+
+
+def test_a_closed_pipe_ends_quietly():
+    """``python3 -m solver ... | head -1``: the reader goes, and the command ends quietly."""
+    process = subprocess.Popen([sys.executable, "-m", "solver", "eval", "As Ks Qs", "--json"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process.stdout.close()                      # before the command writes anything
+    err = process.stderr.read()
+    assert process.wait(timeout=60) == 1 and err == ""
+
+
+# --- Ctrl+C ------------------------------------------------------------------------------------
+def interrupted(argv, after=5.0, module="solver", stdin=None):
+    """Runs ``python3 -m MODULE ARGV`` as a terminal would (its own process group), sends
+    SIGINT to the group ``after`` seconds later, as Ctrl+C does: (exit code, stderr,
+    seconds from the signal to the end)."""
+    env = dict(os.environ, SOLVER_WARMUP="0")
+    process = subprocess.Popen([sys.executable, "-m", module, *argv], stdin=stdin,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=env, start_new_session=True)
+    time.sleep(after)
+    assert process.poll() is None, "the command ended before it was interrupted"
+    start = time.perf_counter()
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=120)
+    took = time.perf_counter() - start
+    # Nothing of the command is left running (a batch's worker processes included).
+    for _ in range(50):
+        try:
+            os.killpg(process.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("processes of the command are still running")
+    return process.returncode, err, took
+
+
+# Generous: a behaviour test, not a benchmark.  Uninterrupted, each command takes minutes.
+INTERRUPT_BOUND = 15
+
+
+def test_ctrl_c_stops_a_solve_of_many_deals():
+    code, err, took = interrupted(["--samples", "600000", "--quiet"])
+    assert (code, err) == (130, "interrupted\n") and took < INTERRUPT_BOUND
+
+
+def test_ctrl_c_stops_a_review_of_many_deals():
+    code, err, took = interrupted(["review", HAND, "--rules", "classic", "--setting",
+                                   "As Kd 9c / 3d 3c Qh 5d 2d / 9s 8c 7h 6h 5s",
+                                   "--samples", "600000", "--players", "4", "--quiet"])
+    assert (code, err) == (130, "interrupted\n") and took < INTERRUPT_BOUND
+
+
+def test_ctrl_c_stops_a_batch_and_its_worker_processes(tmp_path):
+    rng = __import__("numpy").random.default_rng(3)
+    deck = solver.cards.deck_codes("joker")
+    hands = tmp_path / "hands.txt"
+    hands.write_text("".join(solver.format_cards([int(c) for c in rng.choice(deck, 17, False)])
+                             + "\n" for _ in range(400)))
+    code, err, took = interrupted(["--batch", str(hands), "--workers", "2", "--samples",
+                                   "3000", "--quiet"], after=8)
+    assert (code, err) == (130, "interrupted\n") and took < INTERRUPT_BOUND
