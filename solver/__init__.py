@@ -16,6 +16,9 @@ The rules it implements are in docs/rules.md.  Public API (see README.md for a t
 """
 __version__ = "0.1.0"     # the one place the version is written (pyproject.toml reads it)
 
+from . import _quiet_start
+_quiet_start.install()          # before the slow imports below (see its docstring)
+
 from .autowin import AutomaticWin, automatic_win
 from .batch import solve_many
 from .cards import format_cards, parse_cards

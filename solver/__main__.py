@@ -41,7 +41,7 @@ import time
 import warnings
 
 import solver
-from . import _jit, _progress
+from . import _jit, _progress, _quiet_start
 from ._checks import check_int, cli_words
 from .display import deal_text, row_value_text, settlement_text, sort_row
 from .rules import RULE_SET_NAMES, rule_set
@@ -261,6 +261,7 @@ def _is_a_mistyped_command(word: str) -> bool:
 
 def main(argv=None) -> int:
     """Run the command line on ``argv`` (default: ``sys.argv[1:]``); the exit code."""
+    _quiet_start.restore()          # from here on, Ctrl+C is run_command's
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = _parser()
     commands = tuple(_subparsers(parser))

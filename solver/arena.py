@@ -49,6 +49,7 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
+from . import _quiet_start
 from ._checks import check_int, check_signature, is_int
 from .batch import parallel_map
 from .cards import card_name, deck_codes, format_cards, to_codes
@@ -487,6 +488,7 @@ def main(argv=None) -> int:
     conventions as ``python3 -m solver``: the ``joker`` rule set by default, one default
     shown per option, bad input as one line on stderr with exit code 2, and Ctrl+C as
     the line ``interrupted`` with exit code 130 (:func:`solver.__main__.run_command`)."""
+    _quiet_start.restore()          # from here on, Ctrl+C is run_command's
     from .__main__ import _Formatter, _Parser, _options, run_command
     prog = "python3 -m solver.arena"
     parser = _Parser(prog=prog, formatter_class=_Formatter,

@@ -521,6 +521,24 @@ def interrupted(argv, after=5.0, module="solver", stdin=None):
 INTERRUPT_BOUND = 15
 
 
+@pytest.mark.parametrize("module", ["solver", "solver.georgian", "solver.arena"])
+def test_ctrl_c_while_a_command_is_still_importing_ends_it_quietly(module):
+    # 0.1 s in, the command is still importing numpy and Numba (a second or more), before
+    # its main can catch anything: before solver._quiet_start, a traceback of the imports.
+    argv = {"solver": ["--samples", "600000"], "solver.georgian": ["simulate"],
+            "solver.arena": ["match", "model", "model", "--deals", "100000"]}[module]
+    code, err, took = interrupted(argv, after=0.1, module=module)
+    assert (code, err) == (130, "interrupted\n") and took < INTERRUPT_BOUND
+
+
+def test_a_program_that_imports_the_package_keeps_its_own_ctrl_c():
+    code = ("import signal, solver; "
+            "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out == "True\n"
+
+
 def test_ctrl_c_stops_a_solve_of_many_deals():
     code, err, took = interrupted(["--samples", "600000", "--quiet"])
     assert (code, err) == (130, "interrupted\n") and took < INTERRUPT_BOUND

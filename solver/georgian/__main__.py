@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import _jit
+from .. import _jit, _quiet_start
 from . import VARIANTS, AdvisorPolicy, BaselinePolicy, Position, RandomPolicy, cards_str, get_variant, play_game
 from ._warmup import ENTRY_KERNELS, compile_kernels
 from .advisor import MOST_CHOICES, check_memory, is_interrupt
@@ -158,6 +158,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     """Run the command line on ``argv`` (default: ``sys.argv[1:]``); the exit code."""
+    _quiet_start.restore()          # from here on, Ctrl+C is each command's own
     parser = _parser()
     try:
         args = parser.parse_args(sys.argv[1:] if argv is None else list(argv))
