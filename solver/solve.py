@@ -28,7 +28,8 @@ from .rules import ROWS, RuleSet
 from .sampling import (DEPART_Z, Deals, Policy, adaptive_scores, anchor_setting,
                        check_memory, check_sampling, first_batch, given_opponents,
                        prepare_hand, use_pool)
-from .scoring import describe, describer, row_bonus, score_candidates, score_kernel_for
+from .scoring import (describe, describer, row_bonus, score_candidates, score_kernel_for,
+                      scoring_params)
 from .search import front_bonus_is_monotone, nondominated_arrangements
 from .solution import FEW_DEALS, Alternative, Solution
 from .tables import category_name
@@ -228,7 +229,7 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
     """:func:`solve` on validated arguments; ``warming``: :func:`solver._warmup.start`'s
     process, or None."""
     rs, tables, own, n_seats = hand.rules, hand.tables, hand.own, hand.seats
-    params = rs.scoring_params()
+    params = scoring_params(rs)
     codes = np.array(own, np.int64)
     deals = None if opponents is not None else Deals(hand, seed, policy, pool, samples)
     masks, ords = runnable(nondominated_arrangements)(codes, tables, params)
