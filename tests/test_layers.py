@@ -11,8 +11,9 @@ import solver
 
 PACKAGE = Path(solver.__file__).parent
 
-# The one circle left, __main__ <-> arena <-> web: removed in a later change (issue 30,
-# section 4), which deletes this exclusion.
+# The one circle left, __main__ <-> arena <-> web (the command-line helpers arena and the
+# study page borrow from __main__): removed in a later change, which deletes this
+# exclusion.
 KNOWN_CIRCLE = {"solver.__main__", "solver.arena", "solver.web", "solver.web.app"}
 
 
