@@ -27,9 +27,6 @@ CATEGORIES: tuple[str, ...] = (
 )
 CATEGORY_INDEX: Mapping[str, int] = MappingProxyType({n: i for i, n in enumerate(CATEGORIES)})
 
-RANKS = "23456789TJQKA"          # rank index 0 (deuce) .. 12 (ace)
-SUITS = "shdc"                   # suit index 0..3; the second spade set is suit 0 again
-
 ROWS = ("front", "middle", "back")
 ROW_SIZES = (3, 5, 5)
 
