@@ -32,7 +32,7 @@ import solver
 from solver.arena import deal_hands, setter
 from solver.autowin import automatic_win_kind
 from solver.sampling import anchor_setting, prepare_hand, sampled_opponents
-from solver.scoring import score_candidates
+from solver.scoring import score_candidates, scoring_params
 from solver.search import nondominated_arrangements
 from solver.solve import _anchor_candidate
 
@@ -46,7 +46,7 @@ def _candidates(cards, rs, cut, seats):
     and row ordinals (K, 3)."""
     hand = prepare_hand(cards, rs, cut, seats)
     codes = np.array(hand.own, np.int64)
-    _, ords = nondominated_arrangements(codes, hand.tables, rs.scoring_params())
+    _, ords = nondominated_arrangements(codes, hand.tables, scoring_params(rs))
     return hand, codes, hand.tables.values[ords].astype(np.int32), ords
 
 
@@ -75,7 +75,7 @@ def build(args):
     out = []
     start = time.perf_counter()
     for i, cards, cut, hand, vals, _ in truth_hands(rs, args.players, args.hands):
-        params = rs.scoring_params()
+        params = scoring_params(rs)
         model = _anchor_candidate(vals, anchor_setting(hand, None), params)
         opp = sampled_opponents(hand, args.deals, TRUTH_SEED + i, None)
         scores = score_candidates(vals, 0, *opp, params).astype(np.float64)
@@ -116,7 +116,7 @@ def evaluate(path, specs, limit=None):
             # the one that dominates it (as the model's own setting is looked up).
             values = np.array([solver.row_value(r, rs, item["cut"]).value
                                for r in setting[:3]], np.int32)
-            k = _anchor_candidate(vals, values, rs.scoring_params())
+            k = _anchor_candidate(vals, values, scoring_params(rs))
             gains.append(item["truth"][k] - item["truth"][item["model"]])
             same += k == item["model"]
             # The spread, deal to deal, of this setting's score minus the model's setting's.

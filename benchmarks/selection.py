@@ -44,7 +44,7 @@ from solver._jit import njit
 from solver.model import R_SEP, TableModel, _ev
 from solver.rows import bonus_rank_of
 from solver.sampling import sampled_opponents
-from solver.scoring import score_candidates
+from solver.scoring import score_candidates, scoring_params
 
 TRUTH_SEED = 1000          # + hand index: the scoring deals
 BLOCKS = 8                 # independent blocks of n deals kept for each n
@@ -67,7 +67,7 @@ def build(args):
     os.makedirs(args.out, exist_ok=True)
     start = time.perf_counter()
     for i, _, cut, hand, values, ords in truth_hands(rs, args.players, args.hands):
-        params = rs.scoring_params()
+        params = scoring_params(rs)
         mt = TableModel.shipped(rs, hand.seats).tables(bonus_rank_of(rs, cut))
         estimate = _estimates(mt, ords)
         opponents = sampled_opponents(hand, args.deals, TRUTH_SEED + i, None)

@@ -36,6 +36,7 @@ from solver.model import M_SCHEME, table_kernel, table_setter
 from solver.policy import _set_hands_field, _set_hands_sbf, builtin_policy, reference_field
 from solver.rows import bonus_rank_of, tables_for
 from solver.sampling import prepare_hand
+from solver.scoring import scoring_params
 
 from edge import TABLE_HEAD, evaluate
 
@@ -62,7 +63,7 @@ def _kernels(rs, seats, cut):
     t = tables_for(rs, cut)
     _, mt, _ = builtin_policy(None, rs, seats, bonus_rank_of(rs, cut))
     field = reference_field(rs, seats)
-    params = rs.scoring_params()
+    params = scoring_params(rs)
     scheme, n = int(mt.params[M_SCHEME]), rs.cards_dealt
     runs = {"sbf": lambda h, a, v, m: _set_hands_sbf(h, t, a, v, m, 0, len(h)),
             "field": lambda h, a, v, m: _set_hands_field(h, t, params, field, seats, a, v, m,

@@ -29,6 +29,7 @@ import numpy as np
 
 from solver.sampling import (Z95, Deals, adaptive_scores, anchor_setting, batch_sizes, deal_unseen,
                              first_batch, paired_statistics, prepare_hand, unseen_cards)
+from solver.scoring import scoring_params
 from solver.search import nondominated_arrangements
 from solver.solve import EFFORTS, _anchor_candidate
 from test_speed_bench import _hands
@@ -40,7 +41,7 @@ def score_matrices(players):
     hands, _ = _hands("classic")
     for text in hands:
         hand = prepare_hand(text, "classic", None, players)
-        params = hand.rules.scoring_params()
+        params = scoring_params(hand.rules)
         masks, ords = nondominated_arrangements(np.array(hand.own, np.int64), hand.tables,
                                                 params)
         cand = hand.tables.values[ords].astype(np.int32)

@@ -40,6 +40,7 @@ import pytest
 
 import solver
 from solver.cards import card_name, deck_codes
+from solver.scoring import scoring_params
 from first_run import wait_until_unused
 from test_solve_bench import FRESH       # the script a fresh process runs (benchmarks/)
 
@@ -91,7 +92,7 @@ def test_model_per_hand(benchmark, one_core, rule_set):
     hands = np.array([rng.choice(deck, n, replace=False) for _ in range(2000)])[:, None, :]
     tables = solver.rows.tables_for(rs, cut)
     kind, mt, field = builtin_policy(None, rs, 4, solver.rows.bonus_rank_of(rs, cut))
-    args = (tables, kind, mt, rs.scoring_params(), field, 4, False)
+    args = (tables, kind, mt, scoring_params(rs), field, 4, False)
     set_hands(hands[:2], *args)                                      # warm
     benchmark.pedantic(set_hands, args=(hands,) + args, rounds=7, iterations=1)
     per_hand = benchmark.stats.stats.median / len(hands)

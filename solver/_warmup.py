@@ -94,13 +94,13 @@ def compile_them(rules: str = "classic", ready=None, cut=None) -> None:
 
     from .rows import tables_for
     from .rules import rule_set
-    from .scoring import score_candidates
+    from .scoring import score_candidates, scoring_params
     from .search import nondominated_arrangements
     from .tables import placeholder_tables
     rs = rule_set(rules)
     if rs.cut_card == (cut is not None):
         tables_for(rs, cut)               # (loaded, or built and cached on disk)
-    params = rs.scoring_params()
+    params = scoring_params(rs)
     cand = np.zeros((1, 3), np.int32)                    # row values of one arrangement
     score_candidates(cand, 0, *_opponents_of(cand), params)
     if ready is not None:
@@ -137,9 +137,9 @@ def _describe_once(rules: str) -> None:
     import numpy as np
 
     from .rules import rule_set
-    from .scoring import describe
+    from .scoring import describe, scoring_params
     cand = np.zeros((1, 3), np.int32)
-    describe(cand[0], *_opponents_of(cand), rule_set(rules).scoring_params())
+    describe(cand[0], *_opponents_of(cand), scoring_params(rule_set(rules)))
 
 
 def start(meanwhile, rules: str = "classic", cut=None) -> Optional[subprocess.Popen]:

@@ -28,8 +28,10 @@ import re
 from typing import Iterable, Union
 
 from ._checks import check_int, is_int
-from .rules import RANKS, SUITS, RuleSet, rule_set
+from .rules import RuleSet, rule_set
 
+RANKS = "23456789TJQKA"          # rank index 0 (deuce) .. 12 (ace)
+SUITS = "shdc"                   # suit index 0..3; the second spade set is suit 0 again
 SECOND_SPADE_SLOT = 4
 FIRST_JOKER = 65
 N_CODES = 68

@@ -2,7 +2,8 @@
 hands, and the layout of a :class:`solver.Solution`, a settlement and a row value.
 
 The command line (``python -m solver``) and ``str(Solution)`` both print through here;
-nothing here changes a number, only how it is shown.
+nothing here changes a number, only how it is shown.  It sits below
+:mod:`solver.solution`: it reads a Solution's fields and never imports that module.
 
 >>> sort_row("9s Kh 9d Kd Kc")
 'Kh Kd Kc 9s 9d'
@@ -19,10 +20,12 @@ from typing import Optional, Sequence
 
 from .cards import FIRST_JOKER, card_name, code_rank, code_suit, parse_codes
 from .rules import ROWS, SCHEME_MANDARIN, SCHEME_SCOOP, rule_set
-from .solution import FEW_DEALS
 from .tables import category_name, value_digits
 
 ROW_WIDTH = 14            # "Kh Kd Kc 9s 9d"
+# Fewer deals than this and a solve's numbers cannot tell settings apart: solve warns,
+# and the solution's text says so.
+FEW_DEALS = 20
 _STRAIGHTS = ("straight", "straight_flush")
 
 

@@ -27,6 +27,7 @@ from .policy import (POLICY_SBF, POLICY_TABLE, field_policy, set_hands,
                      strongest_back_first)
 from .rows import tables_for
 from .rules import RuleSet, rule_set as _rules
+from .scoring import scoring_params
 from .search import cards_of_mask
 from .kernels import ordinal3, ordinal5
 from .tables import row_tables
@@ -82,7 +83,7 @@ def self_play(rule_set: "str | RuleSet", n_seats: int, *, rounds: int = ROUNDS,
     ``each_round(r, model)``, if given, sees the model after round r (r = 0..rounds):
     the same as ``self_play(..., rounds=r)`` gives, since each round is seeded alone."""
     rs = _rules(rule_set)
-    params = rs.scoring_params()
+    params = scoring_params(rs)
     ranks_used = range(13) if rs.cut_card else [-1]
     dummy_field = np.zeros((1, n_seats - 1, 3), np.int32)
     fields: dict[int, Field] = {}
@@ -164,7 +165,7 @@ def _set(codes, t, params, field, n_seats):
 def train_field_policy(rule_set: str, n_seats: int, rounds: int = 3, seed: int = 0) -> np.ndarray:
     """The reference field of the previous default policy (:func:`field_policy`)."""
     rs = _rules(rule_set)
-    params = rs.scoring_params()
+    params = scoring_params(rs)
     rng = np.random.default_rng(seed)
     field = None
     for _ in range(rounds + 1):

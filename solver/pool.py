@@ -97,6 +97,7 @@ from ._jit import doing, notices_enabled, source_digest
 from .policy import builtin_policy, set_hands
 from .rows import bonus_rank_of
 from .rules import RuleSet
+from .scoring import scoring_params
 
 CHUNK = 8192                 # hands a chunk
 N_CHUNKS = 64                # chunks a pool
@@ -284,7 +285,7 @@ def _set_chunk(rs: RuleSet, n_seats: int, tables, c: int) -> Chunk:
 def _set(hands: np.ndarray, rs: RuleSet, n_seats: int, tables):
     """(vals, auto, masks) of ``hands`` (S, k, 13) set by the shipped model."""
     kind, mt, field = builtin_policy(None, rs, n_seats, bonus_rank_of(rs, None))
-    return set_hands(hands, tables, kind, mt, rs.scoring_params(), field, n_seats,
+    return set_hands(hands, tables, kind, mt, scoring_params(rs), field, n_seats,
                      bool(rs.automatic_wins))
 
 

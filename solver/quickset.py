@@ -13,6 +13,7 @@ from .policy import builtin_policy, one_hand_setter
 from .rows import bonus_rank_of
 from .rules import RuleSet
 from .sampling import cut_codes_beside, hand_codes, prepare_hand
+from .scoring import scoring_params
 
 
 class _Setup(NamedTuple):
@@ -119,4 +120,4 @@ def _cards_at(mask: int) -> Callable:
 @functools.lru_cache(maxsize=None)
 def _params(rules) -> np.ndarray:
     """The rule set's scoring parameters, made once (quick_set is called hand after hand)."""
-    return rules.scoring_params()
+    return scoring_params(rules)

@@ -32,7 +32,7 @@ from .display import arrangement_text, label, sort_row
 from .rows import RowValue, _value_of_codes
 from .rules import ROW_SIZES, ROWS, SCHEME_ROWS, SCHEME_SCOOP, RuleSet, rule_set
 from .sampling import Deals, Policy, check_sampling, prepare_hand
-from .scoring import describe, row_bonus, score_candidates
+from .scoring import describe, row_bonus, score_candidates, scoring_params
 from .search import nondominated_arrangements
 from .settle import _ROW_SEPARATOR
 from .solution import Solution, _plain
@@ -178,7 +178,7 @@ def review(cards: CardsLike, setting, rules: "str | RuleSet", cut: "str | int | 
                                                       policy)
     best = solve(cards, rs, cut, samples=samples, seed=seed, players=players, policy=policy)
     opp = Deals(hand, seed, checked_policy, None, samples).fixed(samples)
-    params = rs.scoring_params()
+    params = scoring_params(rs)
 
     masks, ords = nondominated_arrangements(own, tables, params)
     cand_vals = tables.values[ords].astype(np.int32)

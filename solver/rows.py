@@ -8,8 +8,8 @@ import numpy as np
 
 from . import kernels
 from ._checks import check_int, is_int
-from .cards import N_CODES, CardsLike, card_name, code_rank, parse_codes, to_codes
-from .rules import CATEGORIES, CATEGORY_INDEX, RANKS, RuleSet, rule_set
+from .cards import N_CODES, RANKS, CardsLike, card_name, code_rank, parse_codes, to_codes
+from .rules import CATEGORIES, CATEGORY_INDEX, RuleSet, rule_set
 from .tables import (RowTables, category_name, make_value, row_tables, value_category,
                      value_digits)
 

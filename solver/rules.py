@@ -1,8 +1,10 @@
 """Rule sets as data: every number of the rules (docs/rules.md) lives here and nowhere else.
 
 A rule set is an immutable :class:`RuleSet` value.  Kernels never read this module; the
-public functions turn a rule set into small integer arrays (:meth:`RuleSet.scoring_params`)
-and pass those to the jitted code.
+public functions turn a rule set into small integer arrays
+(:func:`solver.scoring.scoring_params`, :func:`solver.tables.row_tables`) and pass those
+to the jitted code.  This module is the bottom layer: it imports no other module of
+the package, and every module that needs the rules imports it.
 
 Rule-set names (docs/rules.md#rule-sets): ``joker``, ``bonus``, ``pagat``, ``classic``
 (Western scoring) with the variants ``classic:eastern`` and ``classic:mandarin``.
@@ -14,8 +16,6 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
 
-import numpy as np
-
 # ---------------------------------------------------------------------------------------
 # The one ladder (docs/rules.md#the-ladder), lowest first.  A row value's category is
 # its index here, so comparing categories is comparing integers, for 3- and 5-card rows
@@ -26,9 +26,6 @@ CATEGORIES: tuple[str, ...] = (
     "straight_flush", "joker_five", "natural_five",
 )
 CATEGORY_INDEX: Mapping[str, int] = MappingProxyType({n: i for i, n in enumerate(CATEGORIES)})
-
-RANKS = "23456789TJQKA"          # rank index 0 (deuce) .. 12 (ace)
-SUITS = "shdc"                   # suit index 0..3; the second spade set is suit 0 again
 
 ROWS = ("front", "middle", "back")
 ROW_SIZES = (3, 5, 5)
@@ -125,15 +122,6 @@ class RuleSet:
     @property
     def max_seats(self) -> int:
         return max(self.seats)
-
-    def scoring_params(self) -> np.ndarray:
-        """The scoring rules as one int64 array for the jitted settlement core.
-
-        Layout (indices are the ``P_*`` constants of :mod:`solver.scoring`): scalars
-        first, then the 3 x 16 row-bonus table, row-major.
-        """
-        from .scoring import pack_params  # local: scoring imports this module
-        return pack_params(self)
 
     def __repr__(self) -> str:
         return f"rule_set({self.name!r})"

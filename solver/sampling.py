@@ -39,7 +39,7 @@ from .cards import (CardsLike, _plain_codes, card_name, deck_codes, format_cards
 from .policy import POLICY_NAMES, builtin_policy, set_hands
 from .rows import _value_of_codes, bonus_rank_of
 from .rules import ROWS, SCHEME_SCOOP, RuleSet, rule_set
-from .scoring import score_candidates
+from .scoring import score_candidates, scoring_params
 from .settle import _seat_codes
 from .tables import RowTables, row_tables
 
@@ -328,7 +328,7 @@ def sampled_opponents(hand: Hand, samples: int, seed: int, policy) -> Opponents:
     builtin = builtin_policy(policy, rs, hand.seats, bonus_rank_of(rs, hand.cut))
     if builtin is not None:
         kind, mt, field = builtin
-        params = rs.scoring_params()
+        params = scoring_params(rs)
         vals, auto = _set_showing_progress(hands, lambda some: set_hands(
             some, tables, kind, mt, params, field, hand.seats, bool(rs.automatic_wins))[:2])
     else:
@@ -463,7 +463,7 @@ def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int |
     else:
         hands = deal_unseen(hand, samples, holdout_seed(seed) if held_out else seed)
         kind, mt, field = builtin_policy(None, rs, n_seats, bonus_rank_of(rs, cut))
-        _, auto, masks = set_hands(hands, hand.tables, kind, mt, rs.scoring_params(), field,
+        _, auto, masks = set_hands(hands, hand.tables, kind, mt, scoring_params(rs), field,
                                    n_seats, bool(rs.automatic_wins))
     out = []
     for s in range(samples):
@@ -693,6 +693,6 @@ def anchor_setting(hand: Hand, policy) -> Optional[np.ndarray]:
     # By the kernel that sets the opponents' hands (one hand of one deal): a first solve
     # has just compiled it.
     codes = np.array(hand.own, np.int64).reshape(1, 1, -1)
-    vals, _, _ = set_hands(codes, tables, kind, mt, rs.scoring_params(), field, hand.seats,
+    vals, _, _ = set_hands(codes, tables, kind, mt, scoring_params(rs), field, hand.seats,
                            False)
     return vals[0, 0]

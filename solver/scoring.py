@@ -10,7 +10,7 @@ of :mod:`solver.tables`, so ``value >> 20`` is the category); ``fouled``, a bitm
 bit s set when seat s fouled; ``auto``, each seat's declared automatic win in two bits
 (bits 2s and 2s+1: :data:`AUTO_NONE`, :data:`AUTO_PLAIN` -- six pairs, three flushes, three
 straights -- or :data:`AUTO_DRAGON`); see :func:`pack_flags`.  The rules come as the
-``params`` array of :func:`pack_params`.  (Flags travel as integers, not arrays, because
+``params`` array of :func:`scoring_params`.  (Flags travel as integers, not arrays, because
 every array a Numba function touches costs it reference counting on each call: with two
 more arrays, seat_score took several times longer.)
 """
@@ -43,8 +43,17 @@ N_CATEGORIES = len(CATEGORIES)
 TRIPS = CATEGORY_INDEX["trips"]
 
 
-def pack_params(rules: RuleSet) -> np.ndarray:
-    """The rule set's scoring as an int64 array (layout: the ``P_*`` constants)."""
+def scoring_params(rules: RuleSet) -> np.ndarray:
+    """The rule set's scoring as one int64 array for the jitted core: scalars first, then
+    the 3 x 16 row-bonus table, row-major (the indices are the ``P_*`` constants above).
+
+    Here, beside the layout it fills, not on :class:`~solver.rules.RuleSet`: the rules
+    are plain data below every other module and import none of them.
+
+    >>> from solver import rule_set
+    >>> int(scoring_params(rule_set("joker"))[P_HOME_RUN])
+    3
+    """
     p = np.zeros(P_BONUS + 3 * N_CATEGORIES, np.int64)
     p[P_SCHEME] = rules.scheme
     p[P_SCOOP] = rules.scoop_units

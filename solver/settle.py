@@ -167,7 +167,7 @@ def settle(arrangements: Iterable[Arrangement], rules: "str | RuleSet",
         raise ValueError(f"detail must be True or False, not {detail!r} "
                          f"({type(detail).__name__})")
     rs, vals, fouled, auto = _prepare(arrangements, rules, cut, declared)
-    params = rs.scoring_params()
+    params = scoring.scoring_params(rs)
     fouled_bits, auto_bits = scoring.pack_flags(fouled, auto)
     scores = [int(s) for s in scoring.settle_seats(vals, fouled_bits, auto_bits, params)]
     if not detail:

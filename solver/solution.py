@@ -2,7 +2,8 @@
 
 Plain values only (texts, floats, tuples), so a Solution prints, compares, pickles and
 travels as JSON (:meth:`Solution.to_dict`, :meth:`Solution.from_dict`); the text layout
-is :mod:`solver.display`'s.
+is :mod:`solver.display`'s, which this module imports (display knows a Solution only by
+its fields, and imports nothing of this module).
 """
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ from typing import Optional
 
 import numpy as np
 
-# Fewer deals than this and a solve warns that its numbers cannot tell settings apart.
-FEW_DEALS = 20
+from .display import solution_text
+
 
 @dataclass(frozen=True)
 class Alternative:
@@ -212,7 +213,6 @@ class Solution:
         return cls(**dict(kwargs, alternatives=alternatives))
 
     def __str__(self) -> str:
-        from .display import solution_text
         return solution_text(self)
 
 

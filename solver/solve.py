@@ -20,7 +20,7 @@ from ._checks import check_int
 from ._jit import compile_progress, runnable
 from .autowin import KIND_NAMES, auto_code, automatic_win_kind
 from .cards import CardsLike, card_name, names
-from .display import reading_order
+from .display import FEW_DEALS, reading_order
 from .policy import POLICY_TABLE, builtin_policy, compile_model_kernel, set_hands_kernel
 from .pool import MAX_DEALS
 from .rows import cut_taken, tables_for
@@ -28,9 +28,10 @@ from .rules import ROWS, RuleSet
 from .sampling import (DEPART_Z, Deals, Policy, adaptive_scores, anchor_setting,
                        check_memory, check_sampling, first_batch, given_opponents,
                        prepare_hand, use_pool)
-from .scoring import describe, describer, row_bonus, score_candidates, score_kernel_for
+from .scoring import (describe, describer, row_bonus, score_candidates, score_kernel_for,
+                      scoring_params)
 from .search import front_bonus_is_monotone, nondominated_arrangements
-from .solution import FEW_DEALS, Alternative, Solution
+from .solution import Alternative, Solution
 from .tables import category_name
 
 __all__ = ["Alternative", "Solution", "solve"]
@@ -228,7 +229,7 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
     """:func:`solve` on validated arguments; ``warming``: :func:`solver._warmup.start`'s
     process, or None."""
     rs, tables, own, n_seats = hand.rules, hand.tables, hand.own, hand.seats
-    params = rs.scoring_params()
+    params = scoring_params(rs)
     codes = np.array(own, np.int64)
     deals = None if opponents is not None else Deals(hand, seed, policy, pool, samples)
     masks, ords = runnable(nondominated_arrangements)(codes, tables, params)

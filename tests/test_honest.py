@@ -8,7 +8,7 @@ import pytest
 
 import solver
 from solver.sampling import Opponents, prepare_hand, sampled_opponents
-from solver.scoring import score_candidates
+from solver.scoring import score_candidates, scoring_params
 
 
 def _rescored(hand, rules, rows, players, deals, seed):
@@ -16,7 +16,7 @@ def _rescored(hand, rules, rows, players, deals, seed):
     prepared = prepare_hand(hand, rules, None, players)
     values = np.array([[solver.row_value(r, rules).value for r in rows]], np.int32)
     opp = sampled_opponents(prepared, deals, seed, None)
-    return score_candidates(values, 0, *opp, prepared.rules.scoring_params())[0].mean()
+    return score_candidates(values, 0, *opp, scoring_params(prepared.rules))[0].mean()
 
 
 @pytest.mark.parametrize("rules, players, hand", [
@@ -61,7 +61,7 @@ def test_the_best_response_to_an_exactly_known_model_never_loses_to_the_model():
         best = solver.solve(" ".join(ours), "classic", players=2, opponents=world, top=0)
         # Every split of our 13 cards into 3 / 5 / 5; the legal ones are the candidates.
         prepared = prepare_hand(" ".join(ours), "classic", None, 2)
-        params = prepared.rules.scoring_params()
+        params = scoring_params(prepared.rules)
         codes = np.array(prepared.own)
         splits = []
         for front in itertools.combinations(range(13), 3):

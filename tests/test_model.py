@@ -15,7 +15,7 @@ from solver.model import (M_SCHEME, R_ENV, R_SEP, Field, TableModel, _ev, field_
                           mix_fields, model_tables, table_setter)
 from solver.policy_training import self_play
 from solver.rows import tables_for
-from solver.scoring import P_SCHEME, seat_score
+from solver.scoring import P_SCHEME, scoring_params, seat_score
 
 
 def _tiny_model(rule_set, n_seats, seed=0):
@@ -46,7 +46,7 @@ def test_heads_up_estimate_is_the_exact_expectation_over_independent_rows(rng, r
     weights = [rng.random(len(v)) + 0.1 for v in vals]
     field = Field(tuple(np.asarray(v, np.int64) for v in vals), tuple(weights), 0.3, 0.1)
     mt = model_tables(field, rs, t, 2)
-    params = rs.scoring_params()
+    params = scoring_params(rs)
     for _ in range(20):
         ours = np.sort(rng.choice(t.values[1:], 3))
         expected = 0.0
@@ -348,7 +348,7 @@ def test_quick_set_sets_a_hand_as_the_batch_setter_does_from_any_thread(rng, rul
             _, t, own, _, _, n_seats = prepare_hand(hand, rs, cut, None)
             kind, mt, field = builtin_policy(policy, rs, n_seats, bonus_rank_of(rs, cut))
             _, _, masks = set_hands(np.array([[own]], np.int64), t, kind, mt,
-                                    rs.scoring_params(), field, n_seats, False)
+                                    scoring_params(rs), field, n_seats, False)
             batch_rows.append([sorted(card_name(own[p]) for p in range(len(own))
                                       if int(m) >> p & 1) for m in masks[0, 0]])
         serial = [solver.quick_set(hand, rs, cut, policy=policy) for hand in hands]

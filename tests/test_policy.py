@@ -10,6 +10,7 @@ from solver.policy import (POLICY_FIELD, POLICY_SBF, POLICY_TABLE, builtin_polic
                            field_name, set_hand)
 from solver.policy_training import DATA, train_field_policy
 from solver.rows import tables_for
+from solver.scoring import scoring_params
 
 
 @pytest.mark.parametrize("rule_set, n_cards, cut", [("joker", 17, None), ("bonus", 16, "9d"),
@@ -24,7 +25,7 @@ def test_builtin_policies_set_legal_rows_of_the_hand(rng, rule_set, n_cards, cut
         assert got_kind == kind
         for _ in range(80):
             codes = np.array(rng.choice(deck, n_cards, replace=False), np.int64)
-            f, m, b = (int(x) for x in set_hand(codes, t, kind, mt, rs.scoring_params(),
+            f, m, b = (int(x) for x in set_hand(codes, t, kind, mt, scoring_params(rs),
                                                 field, 4))
             assert f & m == 0 and f & b == 0 and m & b == 0
             rows = [" ".join(card_name(int(codes[p])) for p in range(n_cards) if x >> p & 1)

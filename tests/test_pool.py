@@ -11,6 +11,7 @@ import solver
 from solver import _cache, pool
 from solver.policy import builtin_policy, set_hands
 from solver.sampling import Deals, deal_unseen, prepare_hand, use_pool
+from solver.scoring import scoring_params
 
 HAND = "As Kd Qh Jc Ts 9s 8d 7h 6c 5s 4d 3h 2c"
 PAIRS = "Ah Ad Kc Ks 9h 9c 7d 6s 5h 4c 3d 2s 2h"
@@ -19,7 +20,7 @@ PAIRS = "Ah Ad Kc Ks 9h 9c 7d 6s 5h 4c 3d 2s 2h"
 def _set(codes, hand):
     rs = hand.rules
     kind, mt, field = builtin_policy(None, rs, hand.seats, -1)
-    return set_hands(codes, hand.tables, kind, mt, rs.scoring_params(), field, hand.seats,
+    return set_hands(codes, hand.tables, kind, mt, scoring_params(rs), field, hand.seats,
                      bool(rs.automatic_wins))
 
 
@@ -136,7 +137,7 @@ def test_pool_deals_are_distributed_as_dealt_ones(cards, rules, players):
     # Every candidate's mean units: pool deals against dealt ones.
     from solver.scoring import score_candidates
     from solver.search import nondominated_arrangements
-    params = hand.rules.scoring_params()
+    params = scoring_params(hand.rules)
     _, ords = nondominated_arrangements(np.array(hand.own, np.int64), hand.tables, params)
     cand = hand.tables.values[ords].astype(np.int32)
     zeros = np.zeros(p_auto.shape, np.bool_)
@@ -167,7 +168,7 @@ def test_a_pool_setting_is_the_models():
     got = pool.chunk(rs, 2, tables, 3)
     kind, mt, field = builtin_policy(None, rs, 2, -1)
     some = got.codes[:300].astype(np.int64)[:, None, :]
-    vals, auto, masks = set_hands(some, tables, kind, mt, rs.scoring_params(), field, 2, True)
+    vals, auto, masks = set_hands(some, tables, kind, mt, scoring_params(rs), field, 2, True)
     assert np.array_equal(got.vals[:300], vals[:, 0])
     assert np.array_equal(got.auto[:300], auto[:, 0])
     assert np.array_equal(got.rows[:300], masks[:, 0])

@@ -8,6 +8,7 @@ import numpy as np
 
 import solver
 from solver.cards import deck_codes
+from solver.scoring import scoring_params
 
 SCRIPT = """
 import json, sys
@@ -57,7 +58,7 @@ def test_the_search_as_python_matches_compiled(rng):
             cards = [int(c) for c in rng.choice(deck, rs.cards_dealt, replace=False)]
             _, t, own, _, _, _ = prepare_hand(cards, rules, cut, None)
             codes = np.array(own, np.int64)
-            params = rs.scoring_params()
+            params = scoring_params(rs)
             compiled = nondominated_arrangements(codes, t, params)
             plain = as_python(nondominated_arrangements)(codes, t, params)
             assert len(compiled[0]) > 0

@@ -205,7 +205,7 @@ def test_the_solvers_kernels_score_and_describe_as_the_settlement_core(rng, rule
     size, they agree with settle_seats (compiled for every scheme) and with a count of
     the core's own helpers."""
     rs = solver.rule_set(rule_set)
-    params = rs.scoring_params()
+    params = scoring.scoring_params(rs)
     values = solver.rows.tables_for(rs, _cut_of(rule_set)).values
     for seats in rs.seats:
         n_opp, S, K = seats - 1, 60, 6

@@ -9,6 +9,7 @@ import solver
 from solver.cards import card_name, deck_codes
 from solver.policy import strongest_back_first
 from solver.rows import tables_for
+from solver.scoring import scoring_params
 
 
 def _deal_text(rng, rule_set, n_cards, exclude=()):
@@ -488,10 +489,10 @@ def test_pruning_loses_nothing_against_brute_force(rng, rule_set):
                         arrangements.append((v3[front], v5[middle], v5[back]))
         ours = np.unique(np.array(arrangements, np.int64), axis=0)
         best = _numpy_scoop_scores(ours, opp.astype(np.int64), rs).max()
-        masks, ords = nondominated_arrangements(codes, t, rs.scoring_params())
+        masks, ords = nondominated_arrangements(codes, t, scoring_params(rs))
         cand = t.values[ords].astype(np.int32)
         pruned = score_candidates(cand, 0, opp, np.zeros((6, 3), bool),
-                                   np.zeros((6, 3), np.int8), rs.scoring_params())
+                                   np.zeros((6, 3), np.int8), scoring_params(rs))
         assert pruned.mean(1).max() == pytest.approx(best), texts
         assert len(masks) < len(ours)
 
@@ -595,12 +596,12 @@ def _adaptive_run(hand, rules, players, cap, precision, seed, anchored=True):
     prepared = prepare_hand(hand, rules, None, players)
     rs, tables = prepared.rules, prepared.tables
     codes = np.array(prepared.own, np.int64)
-    masks, ords = nondominated_arrangements(codes, tables, rs.scoring_params())
+    masks, ords = nondominated_arrangements(codes, tables, scoring_params(rs))
     cand = tables.values[ords].astype(np.int32)
-    anchor = (_anchor_candidate(cand, anchor_setting(prepared, None), rs.scoring_params())
+    anchor = (_anchor_candidate(cand, anchor_setting(prepared, None), scoring_params(rs))
               if anchored else None)
     deals = Deals(prepared, seed, None, None, cap)
-    result = adaptive_scores(prepared, deals, cand, rs.scoring_params(), precision=precision,
+    result = adaptive_scores(prepared, deals, cand, scoring_params(rs), precision=precision,
                              cap=cap, anchor=anchor)
     return codes, masks, cand, anchor, result
 
