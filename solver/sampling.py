@@ -20,6 +20,10 @@ opponent hands set in advance instead (:mod:`solver.pool`, which says why those 
 deals distributed exactly as dealt ones): heads-up the whole deal, at three or four
 seats the first opponent's hand, the others dealt from the cards left.  :class:`Deals`
 is a solve's source of deals, either way.
+
+:func:`deal_hands` deals a whole table instead, every seat's hand and the cut card from
+one seed: the deals of :func:`solver.arena.match`, of ``python3 -m solver deal`` and of
+the study page.
 """
 from __future__ import annotations
 
@@ -37,7 +41,7 @@ from .autowin import auto_code, automatic_win_kind
 from .cards import (CardsLike, _plain_codes, card_name, deck_codes, format_cards,
                     parse_codes, to_codes)
 from .policy import POLICY_NAMES, builtin_policy, set_hands
-from .rows import _value_of_codes, bonus_rank_of
+from .rows import _value_of_codes, bonus_rank_of, cut_taken
 from .rules import ROWS, SCHEME_SCOOP, RuleSet, rule_set
 from .scoring import score_candidates
 from .settle import _seat_codes
@@ -178,6 +182,33 @@ def _shuffled_positions(seed: int, samples: int, n_unseen: int, dealt: int) -> n
     return np.ascontiguousarray(positions[:, :dealt])
 
 
+# --- a whole table's deal ----------------------------------------------------------------------
+# A random deal's seed: below this, short enough to type again (``python3 -m solver deal``
+# and the study page draw one when none is given).
+RANDOM_SEEDS = 2**31
+
+
+def deal_hands(rs: RuleSet, n_seats: int, seed: int, index: int, cut=None):
+    """Deal ``index`` of a match with ``seed``: (the seats' hands as texts, the cut card
+    or None).  ``python3 -m solver deal --seed S`` shows deal 0.  ``cut``: the cut card
+    to deal the rest around (``bonus``; default: drawn with the deal).  Every seat is
+    dealt, the solver's own included: the deals of :func:`solver.arena.match`, of
+    ``python3 -m solver deal`` and of the study page."""
+    given = None if cut is None else min(cut_taken(rs, cut))     # validated for the rules
+    rng = np.random.default_rng([seed, index])
+    deck = np.array(deck_codes(rs), np.int64)
+    if rs.cut_card:
+        drawn = int(rng.integers(52))      # drawn even when given: the same stream after it
+        cut_code = drawn if given is None else given
+        cut = card_name(cut_code)
+        deck = deck[deck != cut_code]
+    cards = rng.permutation(deck)[:n_seats * rs.cards_dealt]
+    hands = [format_cards([int(c) for c in cards[i * rs.cards_dealt:(i + 1) * rs.cards_dealt]])
+             for i in range(n_seats)]
+    return hands, cut
+
+
+# --- seeds ------------------------------------------------------------------------------------
 def holdout_seed(seed: int) -> int:
     """The seed of the held-out deals of ``solve(..., seed=seed)``: drawn from
     ``numpy.random.SeedSequence(seed).spawn``, so independent of the ``seed`` deals.
