@@ -52,7 +52,7 @@ import numpy as np
 from ._checks import check_int, check_signature, is_int
 from ._cli import Formatter, Parser, command_options, run_command
 from .batch import parallel_map
-from .cards import card_name, deck_codes, format_cards, to_codes
+from .cards import format_cards, to_codes
 from .rules import RuleSet, rule_set as _rules
 from .sampling import deal_hands
 

@@ -52,13 +52,20 @@ Policy = Callable[[str, RuleSet, Optional[str]], Sequence]
 
 class Hand(NamedTuple):
     """A validated hand to solve: its rule set and row tables, its card codes, the cut
-    card (as given, and as codes: out of play) and the number of seats."""
+    card and the number of seats.  A public function resolves its arguments into one
+    (:func:`prepare_hand`) and hands it down: nothing below parses the cards or resolves
+    the rule set or the cut card again.  The cut card comes as given (handed on to a
+    policy function as the caller wrote it), as codes (out of play), as its name (None
+    without one) and as its Bonus rank (-1 without one:
+    :func:`solver.rows.bonus_rank_of`)."""
     rules: RuleSet
     tables: RowTables
     own: list
     cut: "str | int | None"
     cut_codes: list
     seats: int
+    cut_name: Optional[str]
+    bonus_rank: int
 
 
 class Opponents(NamedTuple):
@@ -73,7 +80,8 @@ class Opponents(NamedTuple):
 def prepare_hand(cards: CardsLike, rules, cut, players, *, with_tables: bool = True) -> Hand:
     """The :class:`Hand` of solve-like calls, validated: a ``ValueError`` naming what is
     wrong otherwise.  ``with_tables=False``: its ``tables`` None (the cut card validated
-    all the same), for a caller that builds them later (:func:`solver.solve`)."""
+    all the same), for a caller that builds them later (:func:`solver.solve`, from the
+    hand's ``rules`` and ``bonus_rank``)."""
     rs = rule_set(rules)
     rank = bonus_rank_of(rs, cut)           # the cut card, before the cards
     tables = row_tables(rs, rank) if with_tables else None
@@ -83,7 +91,8 @@ def prepare_hand(cards: CardsLike, rules, cut, players, *, with_tables: bool = T
     if n_seats not in rs.seats:
         raise ValueError(f"players={n_seats}: the {rs.name} rule set plays with "
                          f"{' or '.join(map(str, rs.seats))} players")
-    return Hand(rs, tables, own, cut, cut_codes, n_seats)
+    cut_name = card_name(cut_codes[0]) if cut_codes else None     # (either copy's name)
+    return Hand(rs, tables, own, cut, cut_codes, n_seats, cut_name, rank)
 
 
 def hand_codes(cards: CardsLike, rs: RuleSet) -> list[int]:
@@ -356,7 +365,7 @@ def sampled_opponents(hand: Hand, samples: int, seed: int, policy) -> Opponents:
     rs, tables = hand.rules, hand.tables
     hands = deal_unseen(hand, samples, seed)
     fouled = np.zeros(hands.shape[:2], np.bool_)
-    builtin = builtin_policy(policy, rs, hand.seats, bonus_rank_of(rs, hand.cut))
+    builtin = builtin_policy(policy, rs, hand.seats, hand.bonus_rank)
     if builtin is not None:
         kind, mt, field = builtin
         params = rs.scoring_params()
@@ -493,7 +502,7 @@ def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int |
         hands, masks, _, auto = deals.hands(samples, held_out=held_out)
     else:
         hands = deal_unseen(hand, samples, holdout_seed(seed) if held_out else seed)
-        kind, mt, field = builtin_policy(None, rs, n_seats, bonus_rank_of(rs, cut))
+        kind, mt, field = builtin_policy(None, rs, n_seats, hand.bonus_rank)
         _, auto, masks = set_hands(hands, hand.tables, kind, mt, rs.scoring_params(), field,
                                    n_seats, bool(rs.automatic_wins))
     out = []
@@ -717,7 +726,7 @@ def anchor_setting(hand: Hand, policy) -> Optional[np.ndarray]:
     solver's own hand (for the default model: :func:`solver.quick_set`'s); None for a
     policy function, whose setting of this hand is not a prior worth keeping."""
     rs, tables = hand.rules, hand.tables
-    builtin = builtin_policy(policy, rs, hand.seats, bonus_rank_of(rs, hand.cut))
+    builtin = builtin_policy(policy, rs, hand.seats, hand.bonus_rank)
     if builtin is None:
         return None
     kind, mt, field = builtin
