@@ -930,9 +930,14 @@ def test_a_call_resolves_its_rule_set_cards_and_cut_once(samples):
     resolves them again (the cut card was resolved five or six times a bonus solve)."""
     hand, cut = "As As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h Kd Qc", "4c"
     once = {"prepare_hand": 1, "hand_codes": 1, "cut_codes_beside": 1, "bonus_rank_of": 1}
-    solve = lambda: solver.solve(hand, "bonus", cut, samples=samples)   # noqa: E731
+    setting = solver.quick_set(hand, "bonus", cut)
+
+    def solve():
+        solver.solve(hand, "bonus", cut, samples=samples)
+
+    def review():
+        solver.review(hand, setting, "bonus", cut, samples=samples or 64)
+
     solve()                                                  # (compiled, tables built)
     assert _resolutions(solve) == once
-    setting = solver.quick_set(hand, "bonus", cut)
-    review = lambda: solver.review(hand, setting, "bonus", cut, samples=samples or 64)  # noqa: E731
     assert _resolutions(review) == once
