@@ -27,24 +27,22 @@ early (``| head -1``) ends it quietly.  The text layout is :mod:`solver.display`
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
+import contextlib
 import json
-import multiprocessing
 import os
 import secrets
-import signal
 import sys
-import textwrap
-import threading
 import time
 import warnings
 
 import solver
 from . import _jit, _progress, _quiet_start
 from ._checks import check_int, cli_words
+from ._cli import Formatter, Parser, command_options, run_command, subparsers
 from .display import deal_text, row_value_text, settlement_text, sort_row
 from .rules import RULE_SET_NAMES, rule_set
+from .sampling import RANDOM_SEEDS, deal_hands
 from .settle import split_arrangement
 
 # A sample hand for each deal size (17: joker, 16: bonus, 13: pagat and classic).
@@ -62,29 +60,6 @@ sets. --quiet, or SOLVER_QUIET=1 in the environment, turns them off. Ctrl+C stop
 any of it within about a second."""
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line on stderr (and exit code 2)."""
-
-    def error(self, message):
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-class _Formatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
-    """Shows every default but None and False (those say theirs in the help text), and
-    wraps help texts at spaces only (argparse's wrapping also breaks after a hyphen,
-    inside an option's name: '--' at the end of one line, 'declare' on the next)."""
-
-    def _split_lines(self, text, width):
-        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False,
-                             break_long_words=False)
-
-    def _get_help_string(self, action):
-        if action.default is None or action.default is False \
-                or "%(default)" in (action.help or ""):
-            return action.help
-        return super()._get_help_string(action)
-
-
 def _prog() -> str:
     name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
     return name if name == "chinese-poker-solver" else "python3 -m solver"
@@ -92,7 +67,7 @@ def _prog() -> str:
 
 def _parser() -> argparse.ArgumentParser:
     prog = _prog()
-    parser = _Parser(prog=prog, formatter_class=_Formatter,
+    parser = Parser(prog=prog, formatter_class=Formatter,
                      description="Best setting of a Chinese Poker hand (rule sets: "
                                  f"{', '.join(RULE_SET_NAMES)}; rules in docs/rules.md).",
                      epilog=f"'solve' is the default command: '{prog} CARDS' solves a hand, "
@@ -107,7 +82,7 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--cut", default=None, help="the cut card (bonus), e.g. 4c")
         p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
-    s = sub.add_parser("solve", formatter_class=_Formatter, help="the best setting of a hand",
+    s = sub.add_parser("solve", formatter_class=Formatter, help="the best setting of a hand",
                        description="The best setting of a hand against sampled opponents, "
                                    "its EV measured on new deals, and the next best "
                                    "settings with their differences from it.",
@@ -148,13 +123,13 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--quiet", action="store_true",
                    help="no compile notice, no progress bar")
 
-    e = sub.add_parser("eval", formatter_class=_Formatter, help="the value of one row",
+    e = sub.add_parser("eval", formatter_class=Formatter, help="the value of one row",
                        description="The category and value of a 3- or 5-card row "
                                    "(docs/rules.md#the-ladder).")
     e.add_argument("row", nargs="+", help="the row's cards, as words or one quoted string")
     rules_options(e)
 
-    t = sub.add_parser("settle", formatter_class=_Formatter, help="settle one deal",
+    t = sub.add_parser("settle", formatter_class=Formatter, help="settle one deal",
                        description="Each seat's units for one deal, and the pair by pair "
                                    "breakdown (docs/rules.md#scoring).",
                        epilog=f"example: {prog} settle --rules pagat "
@@ -170,7 +145,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="seats that declare an automatic win (classic): '--declare 0', "
                         "'--declare 0,2' or '--declare 0 --declare 2'")
 
-    d = sub.add_parser("deal", formatter_class=_Formatter, help="a random deal to try",
+    d = sub.add_parser("deal", formatter_class=Formatter, help="a random deal to try",
                        description="A random deal (the first deal of a "
                                    "'python3 -m solver.arena' match with its seed).")
     rules_options(d)
@@ -179,7 +154,7 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--players", type=int, default=None,
                    help="seats (default: the rule set's largest, 4)")
 
-    r = sub.add_parser("review", formatter_class=_Formatter, help="grade your own setting",
+    r = sub.add_parser("review", formatter_class=Formatter, help="grade your own setting",
                        description="Your own setting of a hand against the best one, on the "
                                    "same sampled deals: both EVs, the paired difference, the "
                                    "rank among the settings worth considering, and why.",
@@ -198,7 +173,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--seed", type=int, default=0, help="seed of the sampled deals")
     r.add_argument("--quiet", action="store_true", help="no compile notice")
 
-    v = sub.add_parser("serve", formatter_class=_Formatter, help="the study page (a local web "
+    v = sub.add_parser("serve", formatter_class=Formatter, help="the study page (a local web "
                        "page)", description="Serve the study page: set a hand by clicking, "
                        "solve it, grade your own setting. Needs the web extra: "
                        "python3 -m pip install -e '.[web]'. Ctrl+C stops it.")
@@ -216,7 +191,7 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--max-body", type=int, default=65536,
                    help="the largest request body accepted, in bytes")
 
-    h = sub.add_parser("help", formatter_class=_Formatter, help="this help, or a command's",
+    h = sub.add_parser("help", formatter_class=Formatter, help="this help, or a command's",
                        description="The help of the command line, or of one command.")
     h.add_argument("topic", nargs="?", metavar="COMMAND", default=None,
                    help="the command to tell about")
@@ -230,21 +205,6 @@ def _seat_numbers(text: str) -> list[int]:
     except ValueError:
         raise argparse.ArgumentTypeError(f"seat numbers (0, 1, ...) separated by commas, "
                                          f"not {text!r}") from None
-
-
-def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
-    """The parser's commands and their parsers (a command added to the parser is found
-    here: the error for a mistyped command lists it)."""
-    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return action.choices
-
-
-def _options(parser: argparse.ArgumentParser, command: "str | None") -> dict[str, str]:
-    """A command's options by name without the dashes (``{"cut": "--cut", ...}``)."""
-    sub = _subparsers(parser).get(command)
-    actions = sub._actions if sub is not None else []
-    return {option[2:]: option for action in actions for option in action.option_strings
-            if option.startswith("--")}
 
 
 def _is_a_mistyped_command(word: str) -> bool:
@@ -264,7 +224,7 @@ def main(argv=None) -> int:
     _quiet_start.restore()          # from here on, Ctrl+C is run_command's
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = _parser()
-    commands = tuple(_subparsers(parser))
+    commands = tuple(subparsers(parser))
     try:
         if not argv or argv[0] not in commands + ("-h", "--help", "--version"):
             if argv and _is_a_mistyped_command(argv[0]):
@@ -280,109 +240,13 @@ def main(argv=None) -> int:
     return run_command(lambda: {"solve": _solve, "eval": _eval, "settle": _settle,
                                 "deal": _deal, "review": _review,
                                 "serve": _serve}[args.command](args),
-                       parser.prog, _options(parser, args.command),
+                       parser.prog, command_options(parser, args.command),
                        watch_interrupts=args.command != "serve")
-
-
-def run_command(command, prog: str, options: dict[str, str], *,
-                watch_interrupts: bool = True) -> int:
-    """``command()``'s exit code, with the command line's conventions around it: a
-    ``ValueError`` or ``OSError`` is one line on stderr in the command line's words
-    (``options``: :func:`_options`) and exit code 2; Ctrl+C is the line
-    ``interrupted`` and 130 (128 + SIGINT, as a shell reports it), within about a second
-    (``watch_interrupts``: :func:`_interrupts_watched`); a reader that stopped reading
-    (``| head -1``) ends it quietly (the output that could not be written is dropped;
-    exit code 1, as Python's own documentation does it)."""
-    with _interrupts_watched() if watch_interrupts else contextlib.nullcontext():
-        try:
-            try:
-                code = command()
-                sys.stdout.flush()          # (a closed pipe is found here, not at exit)
-                return code
-            except BrokenPipeError:
-                # Python flushes stdout again at exit: point it at nothing, so that it
-                # does not complain there.
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, sys.stdout.fileno())
-                os.close(devnull)
-                return 1
-            except (ValueError, OSError) as err:
-                message = cli_words(" ".join(str(err).split()), options)
-                print(f"{prog}: error: {message}", file=sys.stderr)
-                return 2
-        except KeyboardInterrupt:
-            _say_interrupted()
-            return 130
-
-
-# After Ctrl+C the process ends within this many seconds, even while its main thread is in
-# a call that cannot see the interrupt (Numba compiling a kernel on a first run, say).
-INTERRUPT_GRACE = 1.0
-_interrupted_said = threading.Lock()
-
-
-def _say_interrupted() -> None:
-    """The line ``interrupted`` on stderr, once a process."""
-    if _interrupted_said.acquire(blocking=False):
-        print("interrupted", file=sys.stderr, flush=True)
-
-
-@contextlib.contextmanager
-def _interrupts_watched():
-    """Within the block, a Ctrl+C ends the process INTERRUPT_GRACE seconds later if it
-    has not ended by then (with the line ``interrupted``, exit code 130, and the worker
-    processes it started stopped).  The ``KeyboardInterrupt`` reaches the main thread
-    only between two of Python's steps, and a long call in C (LLVM compiling a kernel)
-    holds it back for seconds; the signal itself wakes a thread at once
-    (``signal.set_wakeup_fd``).  Only in the main thread (elsewhere signals are not
-    ours); the wake-up descriptor and ``sys.unraisablehook`` are restored after the
-    block."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    read, write = os.pipe()
-    os.set_blocking(write, False)
-    before = signal.set_wakeup_fd(write)
-
-    def watch():
-        while True:
-            try:
-                woken = os.read(read, 64)
-            except OSError:
-                return
-            if not woken:                                  # (the block has ended)
-                os.close(read)
-                return
-            if signal.SIGINT in woken:
-                time.sleep(INTERRUPT_GRACE)
-                for child in multiprocessing.active_children():
-                    child.terminate()
-                _say_interrupted()
-                for stream in (sys.stdout, sys.stderr):
-                    with contextlib.suppress(Exception):
-                        stream.flush()
-                os._exit(130)
-
-    def unraisable(report, default=sys.unraisablehook):
-        # A KeyboardInterrupt raised where Python cannot pass it on (in a callback of
-        # LLVM's, while Numba compiles) is dropped, and the process ended as above,
-        # rather than reported with a traceback.
-        if not isinstance(report.exc_value, KeyboardInterrupt):
-            default(report)
-
-    threading.Thread(target=watch, name="interrupt-watch", daemon=True).start()
-    sys.unraisablehook, hook_before = unraisable, sys.unraisablehook
-    try:
-        yield
-    finally:
-        signal.set_wakeup_fd(before)
-        os.close(write)
-        sys.unraisablehook = hook_before
 
 
 def _help(parser: argparse.ArgumentParser, topic: "str | None") -> int:
     """``help`` and ``help COMMAND``: the help of the command line or of a command."""
-    commands = _subparsers(parser)
+    commands = subparsers(parser)
     if topic is None:
         parser.print_help()
         return 0
@@ -486,7 +350,7 @@ def _solve_batch(args, rs, options) -> int:
     # Every bad line is named (up to a limit) and the others solved: a long file is not
     # lost for one typo.  Only a file with nothing to solve is an error.
     bad.sort()
-    prog, words = _prog(), _options(_parser(), "solve")
+    prog, words = _prog(), command_options(_parser(), "solve")
     for number, message in bad[:BAD_LINES_SHOWN]:
         print(f"{prog}: error: {source} line {number}: "
               f"{cli_words(' '.join(message.split()), words)}", file=sys.stderr)
@@ -569,12 +433,7 @@ def _settle(args) -> int:
     return 0
 
 
-# A random deal's seed: below this, short enough to type again (the study page's too).
-RANDOM_SEEDS = 2**31
-
-
 def _deal(args) -> int:
-    from .arena import deal_hands
     rs = rule_set(args.rules)
     seed = secrets.randbelow(RANDOM_SEEDS) if args.seed is None else check_int(
         "seed", args.seed, 0)

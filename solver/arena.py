@@ -51,9 +51,11 @@ import numpy as np
 
 from . import _quiet_start
 from ._checks import check_int, check_signature, is_int
+from ._cli import Formatter, Parser, command_options, run_command
 from .batch import parallel_map
-from .cards import card_name, deck_codes, format_cards, to_codes
+from .cards import format_cards, to_codes
 from .rules import RuleSet, rule_set as _rules
+from .sampling import deal_hands
 
 LAYOUTS = ("heads-up", "one-v-rest", "two-v-two")
 
@@ -253,25 +255,6 @@ def setter(spec: "str | Setter | Callable") -> Setter:
 
 
 # --- deals and plays ------------------------------------------------------------------------
-def deal_hands(rs: RuleSet, n_seats: int, seed: int, index: int, cut=None):
-    """Deal ``index`` of a match with ``seed``: (the seats' hands as texts, the cut card
-    or None).  ``python3 -m solver deal --seed S`` shows deal 0.  ``cut``: the cut card
-    to deal the rest around (``bonus``; default: drawn with the deal)."""
-    from .rows import cut_taken
-    given = None if cut is None else min(cut_taken(rs, cut))     # validated for the rules
-    rng = np.random.default_rng([seed, index])
-    deck = np.array(deck_codes(rs), np.int64)
-    if rs.cut_card:
-        drawn = int(rng.integers(52))      # drawn even when given: the same stream after it
-        cut_code = drawn if given is None else given
-        cut = card_name(cut_code)
-        deck = deck[deck != cut_code]
-    cards = rng.permutation(deck)[:n_seats * rs.cards_dealt]
-    hands = [format_cards([int(c) for c in cards[i * rs.cards_dealt:(i + 1) * rs.cards_dealt]])
-             for i in range(n_seats)]
-    return hands, cut
-
-
 def _seating(layout: str, n_seats: int) -> list[tuple[int, ...]]:
     """The seats setter A takes in each play of a deal (B takes the others)."""
     if layout == "heads-up":
@@ -487,11 +470,10 @@ def main(argv=None) -> int:
     """``python3 -m solver.arena``: a match, or the exploitability of a policy.  The same
     conventions as ``python3 -m solver``: the ``joker`` rule set by default, one default
     shown per option, bad input as one line on stderr with exit code 2, and Ctrl+C as
-    the line ``interrupted`` with exit code 130 (:func:`solver.__main__.run_command`)."""
+    the line ``interrupted`` with exit code 130 (:func:`solver._cli.run_command`)."""
     _quiet_start.restore()          # from here on, Ctrl+C is run_command's
-    from .__main__ import _Formatter, _Parser, _options, run_command
     prog = "python3 -m solver.arena"
-    parser = _Parser(prog=prog, formatter_class=_Formatter,
+    parser = Parser(prog=prog, formatter_class=Formatter,
                      description="Duplicate-deal matches between Chinese Poker setters.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -506,7 +488,7 @@ def main(argv=None) -> int:
         p.add_argument("--json", metavar="FILE", help="also write the result as JSON")
         p.add_argument("--quiet", action="store_true", help="no progress bar")
 
-    m = sub.add_parser("match", help="setter A against setter B", formatter_class=_Formatter)
+    m = sub.add_parser("match", help="setter A against setter B", formatter_class=Formatter)
     m.add_argument("a", help="setter A: solve[:samples=N,precision=P,effort=E,model=M,pool=B], "
                              "model[:name=M], field, sbf, random, saved:FILE, or "
                              "module:function")
@@ -515,7 +497,7 @@ def main(argv=None) -> int:
                    help="seating (default: heads-up with 2 seats, else one-v-rest)")
     common(m)
     e = sub.add_parser("exploitability", help="the best response to a policy against it",
-                       formatter_class=_Formatter)
+                       formatter_class=Formatter)
     e.add_argument("--policy", default="table", help="table, field or sbf")
     e.add_argument("--samples", type=int, default=1000, help="the best response's samples")
     common(e)
@@ -523,7 +505,7 @@ def main(argv=None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:                   # --help, a usage error
         return exit_.code if isinstance(exit_.code, int) else 2
-    return run_command(lambda: _run(args), prog, _options(parser, args.command))
+    return run_command(lambda: _run(args), prog, command_options(parser, args.command))
 
 
 def _run(args) -> int:

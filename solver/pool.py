@@ -95,7 +95,6 @@ import numpy as np
 from ._cache import cache_dir, load_arrays, old_pools, save_arrays
 from ._jit import doing, notices_enabled, source_digest
 from .policy import builtin_policy, set_hands
-from .rows import bonus_rank_of
 from .rules import RuleSet
 from .scoring import scoring_params
 
@@ -284,7 +283,8 @@ def _set_chunk(rs: RuleSet, n_seats: int, tables, c: int) -> Chunk:
 
 def _set(hands: np.ndarray, rs: RuleSet, n_seats: int, tables):
     """(vals, auto, masks) of ``hands`` (S, k, 13) set by the shipped model."""
-    kind, mt, field = builtin_policy(None, rs, n_seats, bonus_rank_of(rs, None))
+    # (The pool's rule sets have no cut card, so no Bonus rank: -1.)
+    kind, mt, field = builtin_policy(None, rs, n_seats, -1)
     return set_hands(hands, tables, kind, mt, scoring_params(rs), field, n_seats,
                      bool(rs.automatic_wins))
 

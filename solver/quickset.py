@@ -7,10 +7,9 @@ from typing import Callable, NamedTuple, Optional
 
 import numpy as np
 
-from .cards import CardsLike, card_name, names, parse_codes
+from .cards import CardsLike, names, parse_codes
 from .display import _as_counted
 from .policy import builtin_policy, one_hand_setter
-from .rows import bonus_rank_of
 from .rules import RuleSet
 from .sampling import cut_codes_beside, hand_codes, prepare_hand
 from .scoring import scoring_params
@@ -76,14 +75,15 @@ def _setup_key(rules, cut, players, policy):
 def _first_call(cards, rules, cut, players, policy) -> "tuple[_Setup, list[int]]":
     """The general path: every argument validated in the order of the errors' priority
     (the hand's before the table size's, the policy's last), and the setup it finds."""
-    rs, tables, own, _, _, n_seats = prepare_hand(cards, rules, cut, players)
-    builtin = builtin_policy(policy, rs, n_seats, bonus_rank_of(rs, cut))
+    hand = prepare_hand(cards, rules, cut, players)
+    rs, tables, own, n_seats = hand.rules, hand.tables, hand.own, hand.seats
+    builtin = builtin_policy(policy, rs, n_seats, hand.bonus_rank)
     if builtin is None:
         raise ValueError(f"quick_set takes a built-in policy or a TableModel, not {policy!r}")
     kind, mt, field = builtin
     cut_code = -1
     if rs.cut_card:
-        cut_code = parse_codes(cut if isinstance(cut, str) else card_name(int(cut)), rs)[0]
+        cut_code = parse_codes(hand.cut_name, rs)[0]
     set_one = one_hand_setter(kind, tables, mt, _params(rs), field, n_seats, rs.cards_dealt)
     return _Setup(rules, rs, set_one, cut_code), own
 

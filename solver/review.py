@@ -36,7 +36,7 @@ from .scoring import describe, row_bonus, score_candidates, scoring_params
 from .search import nondominated_arrangements
 from .settle import _ROW_SEPARATOR
 from .solution import Solution, _plain
-from .solve import _paired_difference, _stderr, solve
+from .solve import _paired_difference, _solve_hand, _stderr
 
 __all__ = ["DECLARE", "Review", "review"]
 
@@ -176,7 +176,9 @@ def review(cards: CardsLike, setting, rules: "str | RuleSet", cut: "str | int | 
                              f"rule set's are {', '.join(label(k) for k in rs.automatic_wins)})")
     samples, seed, _, checked_policy = check_sampling(rs, hand.seats, samples, seed, None,
                                                       policy)
-    best = solve(cards, rs, cut, samples=samples, seed=seed, players=players, policy=policy)
+    # solve(cards, rules, cut, samples=samples, seed=seed, players=players, policy=policy)
+    # of the hand resolved above.
+    best = _solve_hand(hand, samples=samples, seed=seed, policy=policy)
     opp = Deals(hand, seed, checked_policy, None, samples).fixed(samples)
     params = scoring_params(rs)
 

@@ -20,6 +20,10 @@ opponent hands set in advance instead (:mod:`solver.pool`, which says why those 
 deals distributed exactly as dealt ones): heads-up the whole deal, at three or four
 seats the first opponent's hand, the others dealt from the cards left.  :class:`Deals`
 is a solve's source of deals, either way.
+
+:func:`deal_hands` deals a whole table instead, every seat's hand and the cut card from
+one seed: the deals of :func:`solver.arena.match`, of ``python3 -m solver deal`` and of
+the study page.
 """
 from __future__ import annotations
 
@@ -37,7 +41,7 @@ from .autowin import auto_code, automatic_win_kind
 from .cards import (CardsLike, _plain_codes, card_name, deck_codes, format_cards,
                     parse_codes, to_codes)
 from .policy import POLICY_NAMES, builtin_policy, set_hands
-from .rows import _value_of_codes, bonus_rank_of
+from .rows import _value_of_codes, bonus_rank_of, cut_taken
 from .rules import ROWS, SCHEME_SCOOP, RuleSet, rule_set
 from .scoring import score_candidates, scoring_params
 from .settle import _seat_codes
@@ -48,13 +52,20 @@ Policy = Callable[[str, RuleSet, Optional[str]], Sequence]
 
 class Hand(NamedTuple):
     """A validated hand to solve: its rule set and row tables, its card codes, the cut
-    card (as given, and as codes: out of play) and the number of seats."""
+    card and the number of seats.  A public function resolves its arguments into one
+    (:func:`prepare_hand`) and hands it down: nothing below parses the cards or resolves
+    the rule set or the cut card again.  The cut card comes as given (handed on to a
+    policy function as the caller wrote it), as codes (out of play), as its name (None
+    without one) and as its Bonus rank (-1 without one:
+    :func:`solver.rows.bonus_rank_of`)."""
     rules: RuleSet
     tables: RowTables
     own: list
     cut: "str | int | None"
     cut_codes: list
     seats: int
+    cut_name: Optional[str]
+    bonus_rank: int
 
 
 class Opponents(NamedTuple):
@@ -69,7 +80,8 @@ class Opponents(NamedTuple):
 def prepare_hand(cards: CardsLike, rules, cut, players, *, with_tables: bool = True) -> Hand:
     """The :class:`Hand` of solve-like calls, validated: a ``ValueError`` naming what is
     wrong otherwise.  ``with_tables=False``: its ``tables`` None (the cut card validated
-    all the same), for a caller that builds them later (:func:`solver.solve`)."""
+    all the same), for a caller that builds them later (:func:`solver.solve`, from the
+    hand's ``rules`` and ``bonus_rank``)."""
     rs = rule_set(rules)
     rank = bonus_rank_of(rs, cut)           # the cut card, before the cards
     tables = row_tables(rs, rank) if with_tables else None
@@ -79,7 +91,8 @@ def prepare_hand(cards: CardsLike, rules, cut, players, *, with_tables: bool = T
     if n_seats not in rs.seats:
         raise ValueError(f"players={n_seats}: the {rs.name} rule set plays with "
                          f"{' or '.join(map(str, rs.seats))} players")
-    return Hand(rs, tables, own, cut, cut_codes, n_seats)
+    cut_name = card_name(cut_codes[0]) if cut_codes else None     # (either copy's name)
+    return Hand(rs, tables, own, cut, cut_codes, n_seats, cut_name, rank)
 
 
 def hand_codes(cards: CardsLike, rs: RuleSet) -> list[int]:
@@ -178,6 +191,33 @@ def _shuffled_positions(seed: int, samples: int, n_unseen: int, dealt: int) -> n
     return np.ascontiguousarray(positions[:, :dealt])
 
 
+# --- a whole table's deal ----------------------------------------------------------------------
+# A random deal's seed: below this, short enough to type again (``python3 -m solver deal``
+# and the study page draw one when none is given).
+RANDOM_SEEDS = 2**31
+
+
+def deal_hands(rs: RuleSet, n_seats: int, seed: int, index: int, cut=None):
+    """Deal ``index`` of a match with ``seed``: (the seats' hands as texts, the cut card
+    or None).  ``python3 -m solver deal --seed S`` shows deal 0.  ``cut``: the cut card
+    to deal the rest around (``bonus``; default: drawn with the deal).  Every seat is
+    dealt, the solver's own included: the deals of :func:`solver.arena.match`, of
+    ``python3 -m solver deal`` and of the study page."""
+    given = None if cut is None else min(cut_taken(rs, cut))     # validated for the rules
+    rng = np.random.default_rng([seed, index])
+    deck = np.array(deck_codes(rs), np.int64)
+    if rs.cut_card:
+        drawn = int(rng.integers(52))      # drawn even when given: the same stream after it
+        cut_code = drawn if given is None else given
+        cut = card_name(cut_code)
+        deck = deck[deck != cut_code]
+    cards = rng.permutation(deck)[:n_seats * rs.cards_dealt]
+    hands = [format_cards([int(c) for c in cards[i * rs.cards_dealt:(i + 1) * rs.cards_dealt]])
+             for i in range(n_seats)]
+    return hands, cut
+
+
+# --- seeds ------------------------------------------------------------------------------------
 def holdout_seed(seed: int) -> int:
     """The seed of the held-out deals of ``solve(..., seed=seed)``: drawn from
     ``numpy.random.SeedSequence(seed).spawn``, so independent of the ``seed`` deals.
@@ -325,7 +365,7 @@ def sampled_opponents(hand: Hand, samples: int, seed: int, policy) -> Opponents:
     rs, tables = hand.rules, hand.tables
     hands = deal_unseen(hand, samples, seed)
     fouled = np.zeros(hands.shape[:2], np.bool_)
-    builtin = builtin_policy(policy, rs, hand.seats, bonus_rank_of(rs, hand.cut))
+    builtin = builtin_policy(policy, rs, hand.seats, hand.bonus_rank)
     if builtin is not None:
         kind, mt, field = builtin
         params = scoring_params(rs)
@@ -462,7 +502,7 @@ def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int |
         hands, masks, _, auto = deals.hands(samples, held_out=held_out)
     else:
         hands = deal_unseen(hand, samples, holdout_seed(seed) if held_out else seed)
-        kind, mt, field = builtin_policy(None, rs, n_seats, bonus_rank_of(rs, cut))
+        kind, mt, field = builtin_policy(None, rs, n_seats, hand.bonus_rank)
         _, auto, masks = set_hands(hands, hand.tables, kind, mt, scoring_params(rs), field,
                                    n_seats, bool(rs.automatic_wins))
     out = []
@@ -686,7 +726,7 @@ def anchor_setting(hand: Hand, policy) -> Optional[np.ndarray]:
     solver's own hand (for the default model: :func:`solver.quick_set`'s); None for a
     policy function, whose setting of this hand is not a prior worth keeping."""
     rs, tables = hand.rules, hand.tables
-    builtin = builtin_policy(policy, rs, hand.seats, bonus_rank_of(rs, hand.cut))
+    builtin = builtin_policy(policy, rs, hand.seats, hand.bonus_rank)
     if builtin is None:
         return None
     kind, mt, field = builtin

@@ -19,20 +19,19 @@ from . import _warmup
 from ._checks import check_int
 from ._jit import compile_progress, runnable
 from .autowin import KIND_NAMES, auto_code, automatic_win_kind
-from .cards import CardsLike, card_name, names
+from .cards import CardsLike, names
 from .display import FEW_DEALS, reading_order
 from .policy import POLICY_TABLE, builtin_policy, compile_model_kernel, set_hands_kernel
 from .pool import MAX_DEALS
-from .rows import cut_taken, tables_for
 from .rules import ROWS, RuleSet
-from .sampling import (DEPART_Z, Deals, Policy, adaptive_scores, anchor_setting,
+from .sampling import (DEPART_Z, Deals, Hand, Policy, adaptive_scores, anchor_setting,
                        check_memory, check_sampling, first_batch, given_opponents,
                        prepare_hand, use_pool)
 from .scoring import (describe, describer, row_bonus, score_candidates, score_kernel_for,
                       scoring_params)
 from .search import front_bonus_is_monotone, nondominated_arrangements
 from .solution import Alternative, Solution
-from .tables import category_name
+from .tables import category_name, row_tables
 
 __all__ = ["Alternative", "Solution", "solve"]
 
@@ -161,6 +160,20 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     turns it off).
     """
     hand = prepare_hand(cards, rules, cut, players, with_tables=False)   # (built below)
+    return _solve_hand(hand, samples=samples, seed=seed, opponents=opponents, policy=policy,
+                       top=top, holdout=holdout, precision=precision, effort=effort,
+                       pool=pool)
+
+
+def _solve_hand(hand: Hand, *, samples: Optional[int] = None, seed: int = 0,
+                opponents: Optional[Sequence] = None, policy: Optional[Policy] = None,
+                top: int = 5, holdout: Optional[int] = None,
+                precision: Optional[float] = None, effort: Optional[str] = None,
+                pool: Optional[bool] = None) -> Solution:
+    """:func:`solve` of a :class:`solver.sampling.Hand` already resolved (its rule set,
+    cards, cut card and seats; its row tables built here when it has none), the other
+    arguments and their defaults as :func:`solve`'s: :func:`solver.review` solves the
+    hand it has resolved."""
     rs, n_seats = hand.rules, hand.seats
     if not front_bonus_is_monotone(rs):
         raise ValueError(f"{rs.name}: a stronger Front earns fewer units than a weaker one; "
@@ -199,13 +212,14 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     # compiles the search and the description, which this one runs as Python meanwhile
     # (solver._warmup).  It needs no row tables, so it starts before they are built.
     warming = None if builtin is None else _warmup.start(
-        set_hands_kernel(builtin[0], rs.scheme, rs.cards_dealt), rs.name, _cut_text(rs, cut))
+        set_hands_kernel(builtin[0], rs.scheme, rs.cards_dealt), rs.name, hand.cut_name)
     # A first solve compiles its kernels: say so, and how long it has taken so far.
     with compile_progress(_kernels(None if builtin is None else builtin[0], rs),
                           "the solver's kernels"):
         if warming is not None and builtin[0] == POLICY_TABLE:
             compile_model_kernel(rs.scheme, rs.cards_dealt)   # (the tables: being built)
-        hand = hand._replace(tables=tables_for(rs, cut))
+        if hand.tables is None:
+            hand = hand._replace(tables=row_tables(rs, hand.bonus_rank))
         return _solved(hand, samples, seed, opponents, policy, top, holdout, precision,
                        effort, adaptive, builtin, warming, pool, minimum)
 
@@ -318,7 +332,7 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
         p_scooped=tuple(float(x) / S for x in scooped), p_home_run=home_runs / S,
         row_rates=row_rates, bonus_units=float(bonus) / S, alternatives=alternatives,
         candidates=len(masks), automatic_win=auto_name, declare=declare, **declaring,
-        cut=_cut_text(rs, hand.cut),
+        cut=hand.cut_name,
         precision=precision if adaptive else None, effort=effort,
         capped=adaptive and S == samples and len(running) > 1, in_running=len(running),
         anchored=None if anchor is None else best == anchor,
@@ -439,11 +453,6 @@ def _paired_difference(scores: np.ndarray, best: np.ndarray) -> tuple[float, Opt
 def _categories(values) -> tuple[str, str, str]:
     """The rows' category names (values from the row tables: no check needed)."""
     return tuple(category_name(int(v)) for v in values)
-
-
-def _cut_text(rs: RuleSet, cut) -> Optional[str]:
-    """The cut card as canonical text (None where the rule set has none)."""
-    return card_name(min(cut_taken(rs, cut))) if rs.cut_card else None
 
 
 def _kernels(policy_kind: Optional[int], rules: RuleSet) -> list:

@@ -209,3 +209,31 @@ def test_ctrl_c_stops_a_match():
     code, err, took = interrupted(["match", "solve:samples=3000", "model", "--rules", "classic",
                                    "--deals", "2000", "--quiet"], module="solver.arena")
     assert (code, err) == (130, "interrupted\n") and took < INTERRUPT_BOUND
+
+
+def test_the_front_ends_import_nothing_above_them():
+    """``python3 -m solver``, ``python3 -m solver.arena`` and the study page share their
+    command-line helpers (``solver._cli``) and the deal (``solver.sampling.deal_hands``)
+    from below: the arena and the web layer never import the command line, the web layer
+    never imports the arena, and ``solver._cli`` imports nothing of the solver but
+    ``solver._checks``."""
+    import ast
+    from pathlib import Path
+
+    package = Path(solver.__file__).parent
+
+    def imported(path: Path) -> set[str]:
+        names = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                names.add("." * node.level + (node.module or ""))
+            elif isinstance(node, ast.Import):
+                names.update(alias.name for alias in node.names)
+        return names
+
+    arena = imported(package / "arena.py")
+    web = set().union(*(imported(p) for p in (package / "web").glob("*.py")))
+    assert not {".__main__", "solver.__main__"} & arena
+    assert not {"..__main__", "solver.__main__", "..arena", "solver.arena"} & web
+    assert {name for name in imported(package / "_cli.py")
+            if name.startswith(".") or name.startswith("solver")} == {"._checks"}

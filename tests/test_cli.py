@@ -14,6 +14,7 @@ import pytest
 
 import solver
 from solver import __main__ as cli
+from solver import _cli
 from solver.arena import deal_hands
 
 HAND = "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d"             # classic / pagat
@@ -349,7 +350,7 @@ def test_a_solve_error_names_its_batch_line(capsys, monkeypatch):
 
 
 def test_a_mistyped_command_is_neither_a_command_nor_a_card(capsys):
-    commands = tuple(cli._subparsers(cli._parser()))
+    commands = tuple(_cli.subparsers(cli._parser()))
     assert {"solve", "eval", "settle", "deal"} <= set(commands)
     code, out, err = run(capsys, "bogus", "--rules", "classic")
     assert (code, out) == (2, "")

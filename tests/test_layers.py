@@ -11,11 +11,6 @@ import solver
 
 PACKAGE = Path(solver.__file__).parent
 
-# The one circle left, __main__ <-> arena <-> web (the command-line helpers arena and the
-# study page borrow from __main__): removed in a later change, which deletes this
-# exclusion.
-KNOWN_CIRCLE = {"solver.__main__", "solver.arena", "solver.web", "solver.web.app"}
-
 
 def module_imports(package: Path) -> dict[str, set[str]]:
     """Each module of ``package`` (dotted name) -> the modules of the package it imports,
@@ -81,7 +76,7 @@ def import_circles(graph: dict[str, set[str]]) -> list[set[str]]:
 
 
 def test_no_import_circle_in_the_package():
-    circles = [c for c in import_circles(module_imports(PACKAGE)) if c != KNOWN_CIRCLE]
+    circles = import_circles(module_imports(PACKAGE))
     assert circles == [], f"modules importing one another: {[sorted(c) for c in circles]}"
 
 

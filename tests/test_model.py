@@ -345,7 +345,8 @@ def test_quick_set_sets_a_hand_as_the_batch_setter_does_from_any_thread(rng, rul
     for policy in (None, "field", "sbf"):
         batch_rows = []
         for hand in hands:
-            _, t, own, _, _, n_seats = prepare_hand(hand, rs, cut, None)
+            prepared = prepare_hand(hand, rs, cut, None)
+            t, own, n_seats = prepared.tables, prepared.own, prepared.seats
             kind, mt, field = builtin_policy(policy, rs, n_seats, bonus_rank_of(rs, cut))
             _, _, masks = set_hands(np.array([[own]], np.int64), t, kind, mt,
                                     scoring_params(rs), field, n_seats, False)

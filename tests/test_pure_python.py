@@ -56,7 +56,8 @@ def test_the_search_as_python_matches_compiled(rng):
         deck = [c for c in deck_codes(rs) if c not in taken]
         for _ in range(n_hands):
             cards = [int(c) for c in rng.choice(deck, rs.cards_dealt, replace=False)]
-            _, t, own, _, _, _ = prepare_hand(cards, rules, cut, None)
+            prepared = prepare_hand(cards, rules, cut, None)
+            t, own = prepared.tables, prepared.own
             codes = np.array(own, np.int64)
             params = scoring_params(rs)
             compiled = nondominated_arrangements(codes, t, params)

@@ -896,3 +896,49 @@ def test_a_fouling_policy_is_played_and_scored_where_fouls_are_scored():
     with pytest.raises(ValueError, match="cannot play a foul"):
         solver.solve("As As Ks Kd Qh Qc Jd Td 9c 8c 7h 6h 5s 4d 3c 2h Jk", "joker",
                      samples=3, policy=fouler)
+
+
+# What resolves a call's arguments: the rule set, the cards and the cut card.
+RESOLVERS = ("prepare_hand", "hand_codes", "cut_codes_beside", "bonus_rank_of", "cut_taken",
+             "tables_for")
+
+
+def _resolutions(call) -> dict:
+    """How many times ``call()`` runs each of RESOLVERS (a profile hook: each module
+    holds its own name for them)."""
+    import collections
+    import sys
+
+    counts = collections.Counter()
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code.co_name in RESOLVERS \
+                and "solver" in frame.f_code.co_filename:
+            counts[frame.f_code.co_name] += 1
+
+    sys.setprofile(profile)
+    try:
+        call()
+    finally:
+        sys.setprofile(None)
+    return dict(counts)
+
+
+@pytest.mark.parametrize("samples", [None, 64])
+def test_a_call_resolves_its_rule_set_cards_and_cut_once(samples):
+    """solve and review resolve the rule set, the cards and the cut card once, at the
+    public function, into the Hand that travels down: no layer below parses or
+    resolves them again (the cut card was resolved five or six times a bonus solve)."""
+    hand, cut = "As As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h Kd Qc", "4c"
+    once = {"prepare_hand": 1, "hand_codes": 1, "cut_codes_beside": 1, "bonus_rank_of": 1}
+    setting = solver.quick_set(hand, "bonus", cut)
+
+    def solve():
+        solver.solve(hand, "bonus", cut, samples=samples)
+
+    def review():
+        solver.review(hand, setting, "bonus", cut, samples=samples or 64)
+
+    solve()                                                  # (compiled, tables built)
+    assert _resolutions(solve) == once
+    assert _resolutions(review) == once

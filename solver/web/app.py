@@ -32,7 +32,7 @@ client has gone, has its worker killed and replaced, so no work goes on that no 
 will read.
 
 The web layer calls what the command line calls (``solver.solve``, ``solver.review``,
-``solver.arena.deal_hands``, ``solver.display.sort_row``) and nothing below imports it.
+``solver.sampling.deal_hands``, ``solver.display.sort_row``) and nothing below imports it.
 """
 from __future__ import annotations
 
@@ -63,11 +63,10 @@ from starlette.exceptions import HTTPException
 import solver
 from .. import _jit
 from .._checks import check_int
-from ..arena import deal_hands
 from ..cards import card_name, deck_codes
 from ..display import sort_row
 from ..rules import SCHEME_MANDARIN, SCHEME_SCOOP
-from ..sampling import first_batch
+from ..sampling import RANDOM_SEEDS, deal_hands, first_batch
 from ..solve import EFFORTS, POOLED_FAST
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -475,7 +474,7 @@ def _rule_set_info(name: str) -> dict:
 def _deal(rules: str, players: Optional[int], seed: Optional[int]) -> dict:
     """A random deal, as ``python -m solver deal --json`` prints it (and the players)."""
     rs = solver.rule_set(rules)
-    seed = secrets.randbelow(2**31) if seed is None else check_int("seed", seed, 0)
+    seed = secrets.randbelow(RANDOM_SEEDS) if seed is None else check_int("seed", seed, 0)
     players = rs.max_seats if players is None else players
     if players not in rs.seats:
         raise ValueError(f"the {rs.name} rule set plays with "
