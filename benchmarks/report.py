@@ -40,7 +40,12 @@ def row(bench: dict) -> list:
         cells = [bench["name"], "(untimed)", "", ""]
     else:
         per_round = info.get("hands_per_round")
-        per_hand = duration(median / per_round) if per_round else ""
+        if per_round:
+            per_hand = duration(median / per_round)
+        elif "us_per_hand" in info:                 # runs saved before hands_per_round
+            per_hand = duration(info["us_per_hand"] * 1e-6)
+        else:
+            per_hand = ""
         if info.get("rows"):
             through = rate(info["rows"] / median, "rows")
         elif per_round:
@@ -84,10 +89,12 @@ def compare(baseline: list, new: list, threshold: float = 1.10) -> list:
                      f"{duration(b['stats']['median'])} | {ratio:.3f} | {mark} |")
     lines.append("")
     lines.append(f"{slower} of {compared} slower than x{threshold:.2f} the baseline.")
-    if only_new:
-        lines.append("Only in the new run: " + ", ".join(only_new))
-    if old:
-        lines.append("Only in the baseline: " + ", ".join(b["name"] for b in old.values()))
+    only_old = [b["name"] for b in old.values()]
+    for where, names in (("the new run", only_new), ("the baseline", only_old)):
+        if names:
+            # A quick run against a whole one leaves most out: the count says enough.
+            listed = ", ".join(names) if len(names) <= 8 else f"{len(names)} benchmarks"
+            lines.append(f"Only in {where}: {listed}")
     return lines
 
 

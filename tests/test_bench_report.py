@@ -52,11 +52,18 @@ def test_threshold_decides_the_mark():
     assert not any("SLOWER" in line or "faster" in line for line in lines)
 
 
+def test_compare_counts_rather_than_lists_many_one_sided():
+    many = [_bench(f"test_case[{i}]", 0.1) for i in range(9)]
+    assert "Only in the baseline: 10 benchmarks" in report.compare(many + BASELINE, NEW)
+
+
 def test_table_gives_units_per_hand_and_throughput():
     lines = report.table(BASELINE)
     assert "| test_rows | 10.00 ms |  | 200.0 M rows/s |  |" in lines
     assert "| test_quick_set | 30.00 ms | 60.00 µs | 16.7 k hands/s |  |" in lines
     assert "| test_threads | (untimed) |  |  | 1.80x two threads |" in lines
+    # Runs saved before hands_per_round still give the per-hand figure they recorded.
+    assert report.row(_bench("test_model", 0.1, us_per_hand=25.0))[2] == "25.00 µs"
 
 
 def test_command_line_compares_two_files(tmp_path, capsys):
