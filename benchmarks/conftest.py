@@ -15,7 +15,8 @@ def pytest_configure(config):
         "markers", "quick: a representative subset of the benchmarks (-m quick, under 2 min)")
     # pytest-benchmark's own table: the median and its spread only (its default has ten
     # columns in one unit for all rows); ours, with a unit per row, comes last.  This runs
-    # before pytest-benchmark reads the options, and only where none was given.
+    # before pytest-benchmark reads the options, and only where none was given (an
+    # explicit --benchmark-sort=min looks like the default, and becomes name too).
     if getattr(config.option, "benchmark_columns", "absent") is None:
         config.option.benchmark_columns = ["median", "iqr", "rounds"]
     if getattr(config.option, "benchmark_sort", None) == "min":
