@@ -13,7 +13,7 @@ import solver
 from solver import batch
 from solver.cards import card_name, deck_codes
 
-HANDS = 40
+HANDS = 20
 SAMPLES = 1000
 ROUNDS = 3
 
@@ -55,7 +55,8 @@ def _time(benchmark, client, workers, kind):
     burn = (burn + _burn(client)) / 2
     assert len(result) == HANDS
     median = benchmark.stats.stats.median
-    info = dict(kind=kind, workers=workers, hands=HANDS, samples=SAMPLES,
+    info = dict(kind=kind, workers=workers, hands=HANDS, hands_per_round=HANDS,
+                samples=SAMPLES,
                 hands_per_s=HANDS / median, control_s=burn)
     if kind == "local":
         _medians[workers] = median

@@ -36,6 +36,7 @@ def standard_rows():
     return _random_rows(np.random.default_rng(1), "classic", N_OURS)
 
 
+@pytest.mark.quick
 @pytest.mark.parametrize("rule_set, cut", [("classic", None), ("joker", None), ("bonus", "7c")])
 def test_ours(benchmark, one_core, rule_set, cut, standard_rows):
     exclude = solver.cards.parse_codes(cut, rule_set) if cut else ()
@@ -63,7 +64,8 @@ def _five_subsets_of_hands(hands, t):
     return total
 
 
-@pytest.mark.parametrize("rule_set, n", [("classic", 13), ("joker", 17)])
+@pytest.mark.parametrize("rule_set, n", [pytest.param("classic", 13, marks=pytest.mark.quick),
+                                         ("joker", 17)])
 def test_five_subsets(benchmark, one_core, rule_set, n):
     rng = np.random.default_rng(7)
     deck = np.array(deck_codes(rule_set), np.int64)
@@ -72,7 +74,7 @@ def test_five_subsets(benchmark, one_core, rule_set, n):
     _five_subsets_of_hands(hands[:2], t)                      # compile / load
     benchmark(_five_subsets_of_hands, hands, t)
     benchmark.extra_info["rows"] = N_HANDS * comb(n, 5)       # subsets looked up
-    benchmark.extra_info["hands"] = N_HANDS
+    benchmark.extra_info.update(hands=N_HANDS, hands_per_round=N_HANDS)
 
 
 def _phevaluator(hands):

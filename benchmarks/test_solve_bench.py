@@ -31,7 +31,8 @@ def test_solve_1000_samples_one_core(benchmark, one_core, rule_set):
     solver.solve(hand, rule_set, cut, samples=20)            # warm: compile/load, tables
     sol = benchmark.pedantic(solver.solve, args=(hand, rule_set, cut),
                              kwargs=dict(samples=1000), rounds=5, iterations=1)
-    benchmark.extra_info.update(hand=hand, cards=len(hand.split()), candidates=sol.candidates)
+    benchmark.extra_info.update(hand=hand, cards=len(hand.split()), candidates=sol.candidates,
+                                hands_per_round=1)
 
 
 @pytest.mark.parametrize("rule_set", ["joker", "bonus", "classic"])
@@ -41,7 +42,7 @@ def test_solve_1000_samples_two_threads(benchmark, rule_set):
     solver.solve(hand, rule_set, cut, samples=20)
     benchmark.pedantic(solver.solve, args=(hand, rule_set, cut), kwargs=dict(samples=1000),
                        rounds=5, iterations=1)
-    benchmark.extra_info["threads"] = numba.get_num_threads()
+    benchmark.extra_info.update(threads=numba.get_num_threads(), hands_per_round=1)
 
 
 @pytest.mark.parametrize("samples", [100, 1000, 10000])
@@ -52,7 +53,7 @@ def test_solve_growth_with_samples(benchmark, one_core, rule_set, samples):
     benchmark.pedantic(solver.solve, args=(hand, rule_set, cut),
                        kwargs=dict(samples=samples), rounds=3 if samples < 10000 else 1,
                        iterations=1)
-    benchmark.extra_info["samples"] = samples
+    benchmark.extra_info.update(samples=samples, hands_per_round=1)
 
 
 
@@ -66,7 +67,7 @@ def test_solve_time_by_samples(benchmark, one_core, rule_set, samples):
     sol = benchmark.pedantic(solver.solve, args=(hand, rule_set, cut),
                              kwargs=dict(samples=samples), rounds=3, iterations=1)
     benchmark.extra_info.update(rule_set=rule_set, samples=samples, cards=len(hand.split()),
-                                candidates=sol.candidates)
+                                candidates=sol.candidates, hands_per_round=1)
 
 FRESH = """
 import sys, time, json

@@ -62,11 +62,20 @@ def _rotating(hands):
     return lambda: ((next(it),), {})
 
 
-SOLVE_CASES = [(r, 4) for r in CASES] + [("classic", 2), ("pagat", 2)]
+def _solve_case(rule_set, players, samples):
+    # -m quick keeps the default solve of each rule set (4 seats) and one 1000-sample one.
+    quick = (players == 4 and samples is None) or (rule_set, samples) == ("joker", 1000)
+    name = "default" if samples is None else f"samples={samples}"
+    return pytest.param(rule_set, players, samples, id=f"{rule_set}-{players}-{name}",
+                        marks=[pytest.mark.quick] if quick else [])
 
 
-@pytest.mark.parametrize("samples", [None, 1000], ids=["default", "samples=1000"])
-@pytest.mark.parametrize("rule_set, players", SOLVE_CASES)
+SOLVE_CASES = [_solve_case(rule_set, players, samples)
+               for rule_set, players in [(r, 4) for r in CASES] + [("classic", 2), ("pagat", 2)]
+               for samples in (None, 1000)]
+
+
+@pytest.mark.parametrize("rule_set, players, samples", SOLVE_CASES)
 def test_solve_per_hand(benchmark, one_core, rule_set, players, samples):
     hands, cut = _hands(rule_set)
     solver.solve(hands[0], rule_set, cut, players=players, samples=samples)      # warm
@@ -76,12 +85,14 @@ def test_solve_per_hand(benchmark, one_core, rule_set, players, samples):
         used.append(solver.solve(hand, rule_set, cut, players=players, samples=samples))
     benchmark.pedantic(solve, setup=_rotating(hands), rounds=len(hands), iterations=1)
     benchmark.extra_info.update(
-        hands=len(hands), players=players, threads=1, samples=samples or "default",
+        hands=len(hands), hands_per_round=1, players=players, threads=1,
+        samples=samples or "default",
         median_deals=float(np.median([s.samples for s in used])),
         median_holdout=float(np.median([s.holdout for s in used])))
 
 
-@pytest.mark.parametrize("rule_set", ["joker", "bonus", "classic"])
+@pytest.mark.parametrize("rule_set",
+                         ["joker", "bonus", pytest.param("classic", marks=pytest.mark.quick)])
 def test_model_per_hand(benchmark, one_core, rule_set):
     from solver.policy import builtin_policy, set_hands
     rs = solver.rule_set(rule_set)
@@ -96,9 +107,11 @@ def test_model_per_hand(benchmark, one_core, rule_set):
     set_hands(hands[:2], *args)                                      # warm
     benchmark.pedantic(set_hands, args=(hands,) + args, rounds=7, iterations=1)
     per_hand = benchmark.stats.stats.median / len(hands)
-    benchmark.extra_info.update(hands=len(hands), cards=n, us_per_hand=per_hand * 1e6)
+    benchmark.extra_info.update(hands=len(hands), hands_per_round=len(hands), cards=n,
+                                us_per_hand=per_hand * 1e6)
 
 
+@pytest.mark.quick
 @pytest.mark.parametrize("rule_set", ["joker", "bonus", "classic"])
 def test_quick_set_per_hand(benchmark, one_core, rule_set):
     rs = solver.rule_set(rule_set)
@@ -114,7 +127,7 @@ def test_quick_set_per_hand(benchmark, one_core, rule_set):
         for hand in hands:
             solver.quick_set(hand, rs, cut)
     benchmark.pedantic(all_hands, rounds=5, iterations=1)
-    benchmark.extra_info.update(hands=len(hands), cards=n,
+    benchmark.extra_info.update(hands=len(hands), hands_per_round=len(hands), cards=n,
                                 us_per_hand=benchmark.stats.stats.median / len(hands) * 1e6)
 
 
@@ -159,7 +172,7 @@ def test_default_against_exact(benchmark, one_core, rule_set):
         default_median_s=float(np.median(times["default"])), default_over_exact=ratio,
         same_choice=f"{same}/{len(hands)}", median_deals_used=float(np.median(used)),
         ev_given_up_where_different=float(np.mean(given_up)) if given_up else 0.0,
-        ev_given_up_per_hand=float(np.sum(given_up) / len(hands)))
+        ev_given_up_per_hand=float(np.sum(given_up) / len(hands)), untimed=True)
     benchmark.pedantic(lambda: None, rounds=1, iterations=1)     # the figures are above
 
 
@@ -183,7 +196,7 @@ def test_threads(benchmark, rule_set, samples):
     benchmark.extra_info.update(
         samples=samples, one_thread_median_s=float(np.median(times[1])),
         two_threads_median_s=float(np.median(times[2])),
-        speedup=float(np.median(times[1]) / np.median(times[2])))
+        speedup=float(np.median(times[1]) / np.median(times[2])), untimed=True)
     benchmark.pedantic(lambda: None, rounds=1, iterations=1)
 
 
@@ -215,7 +228,8 @@ def test_cold_start(benchmark, rule_set):
         out.append(subprocess.run([sys.executable, "-c", FRESH, hands[0], rule_set, cut or "-"],
                                   check=True, capture_output=True, text=True, env=env).stdout)
 
-    benchmark.pedantic(run, setup=fresh_cache, rounds=2, iterations=1)
+    # One round a rule set: each is a whole compile (half a minute or more on this machine).
+    benchmark.pedantic(run, setup=fresh_cache, rounds=1, iterations=1)
     _remove_when_unused(caches)
     benchmark.extra_info.update(json.loads(out[-1]))
 
@@ -241,6 +255,8 @@ def test_first_run(benchmark):
         subprocess.run([sys.executable, "-m", "solver"], cwd=folder, check=True,
                        capture_output=True, env=dict(env, SOLVER_CACHE_DIR=f"{folder}/tables"))
 
-    benchmark.pedantic(run, setup=fresh_install, rounds=5, iterations=1)
+    # Three rounds keep the suite within 10 minutes; benchmarks/first_run.py measures the
+    # first run pair by pair against another commit.
+    benchmark.pedantic(run, setup=fresh_install, rounds=3, iterations=1)
     _remove_when_unused(copies)
     benchmark.extra_info.update(what="python3 -m solver, cold, wall seconds until it returns")
