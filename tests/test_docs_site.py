@@ -61,3 +61,20 @@ def test_the_docstrings_parameters_become_fields(site):
 def test_the_rules_pages_own_anchors_resolve(site):
     # rules.md links to its own sections (#the-ladder): the heading anchors must exist.
     assert {"the-ladder", "scoring", "what-the-solver-optimises"} <= anchors(site / "rules.html")
+
+
+def test_the_architecture_page_names_every_module_and_real_tests():
+    # A module added to solver/ gets its line in the layers; a test the page cites exists.
+    text = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    package = Path(solver.__file__).parent
+    modules = [p.stem for p in package.glob("*.py") if p.stem != "__init__"]
+    missing = [m for m in modules if f"`{m}`" not in text]
+    assert not missing, f"modules not on the architecture page: {missing}"
+    tests = Path(__file__).parent
+    for path in set(re.findall(r"tests/(test_\w+\.py)", text)):
+        assert (tests / path).is_file(), path
+    for path, name in re.findall(r"tests/(test_\w+\.py)::(test_\w+)", text):
+        assert f"def {name}(" in (tests / path).read_text(encoding="utf-8"), (path, name)
+    for name in re.findall(r"`(test_\w+)`", text):        # named beside their file
+        assert any(f"def {name}(" in p.read_text(encoding="utf-8")
+                   for p in tests.glob("test_*.py")), name
