@@ -73,5 +73,33 @@ def fields_from_sections(app, what, name, obj, options, lines):
     lines[:] = out
 
 
+# The benchmark report (benchmarks/README.md) is included whole (docs/benchmarks.md), and
+# its links are written for a reader of the repository: relative to benchmarks/.  A link
+# to a page of this site becomes that page's; a link to any other file of the repository
+# (a results file, a script, the README), which the site does not hold, becomes its text
+# and the file's path, so the report's own links never break the build.
+DOCS = os.path.dirname(os.path.abspath(__file__))
+LINK = re.compile(r"(?<!!)\[([^\]]*)\]\(([^)\s]+)\)")
+
+
+def site_links(app, relative_path, parent_docname, content):
+    folder = os.path.dirname(os.path.normpath(os.path.join(DOCS, relative_path)))
+    if os.path.commonpath([folder, DOCS]) == DOCS:
+        return                                  # a file of the site: its links are the site's
+
+    def link(match):
+        text, target = match.groups()
+        if target.startswith("#") or re.match(r"[a-z][a-z0-9+.-]*:", target):
+            return match.group(0)               # an anchor of the page, or a URL
+        path, _, anchor = target.partition("#")
+        file = os.path.normpath(os.path.join(folder, path))
+        if os.path.commonpath([file, DOCS]) == DOCS and file.endswith(".md"):
+            return f"[{text}]({os.path.relpath(file, DOCS)}{'#' * bool(anchor)}{anchor})"
+        return f"{text} (`{os.path.relpath(file, os.path.dirname(DOCS))}`)"
+
+    content[0] = LINK.sub(link, content[0])
+
+
 def setup(app):
     app.connect("autodoc-process-docstring", fields_from_sections)
+    app.connect("include-read", site_links)

@@ -3,6 +3,7 @@
 The same command docs/index.md documents, into a fresh folder: a broken reference, a page
 left out of the toctree or a docstring Sphinx cannot read fails here, and so in CI.
 """
+import importlib.util
 import re
 import subprocess
 import sys
@@ -78,3 +79,19 @@ def test_the_architecture_page_names_every_module_and_real_tests():
     for name in re.findall(r"`(test_\w+)`", text):        # named beside their file
         assert any(f"def {name}(" in p.read_text(encoding="utf-8")
                    for p in tests.glob("test_*.py")), name
+
+
+def test_the_included_reports_links_to_repository_files_cannot_break_the_build():
+    # benchmarks/README.md links relative to benchmarks/: a page of the site stays a link
+    # (to that page), a file the site does not hold becomes its text and path.
+    spec = importlib.util.spec_from_file_location("docs_conf", DOCS / "conf.py")
+    conf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conf)
+    content = ["[base](results/base.json), [rules](../docs/rules.md#the-ladder), "
+               "[top](#top), [site](https://example.org/x), ![plot](plot.png)"]
+    conf.site_links(None, Path("../benchmarks/README.md"), "benchmarks", content)
+    assert content == ["base (`benchmarks/results/base.json`), [rules](rules.md#the-ladder), "
+                       "[top](#top), [site](https://example.org/x), ![plot](plot.png)"]
+    inside = ["[rules](rules.md)"]                     # a page of the site: left alone
+    conf.site_links(None, Path("index.md"), "index", inside)
+    assert inside == ["[rules](rules.md)"]
