@@ -24,7 +24,7 @@ import numpy as np
 
 import solver
 from compare_rows import _load_old
-from test_speed_bench import SOLVE_CASES, _hands
+from test_speed_bench import SEATINGS, _hands
 
 
 NEW_OPTIONS = {}       # for the new package's solve (pool=false: {"pool": False})
@@ -51,7 +51,7 @@ def main(root: str, n_hands: int, rounds: int) -> None:
     numba.set_num_threads(1)
     print(f"| rule set | seats | samples | old | new | old / new (median of {n_hands} "
           f"hands x {rounds} rounds) | same answers |\n|---|---:|---:|---:|---:|---:|---:|")
-    for rules, players in SOLVE_CASES:
+    for rules, players in SEATINGS:
         for samples in (None, 1000):
             hands, cut = _hands(rules, n_hands)
             for m in (old, solver):                    # compiled and warm before the clock
