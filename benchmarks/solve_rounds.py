@@ -1,10 +1,10 @@
 """A process that solves the 40 seeded hands of ``test_speed_bench._hands`` ROUNDS times
 over with the default ``solve`` (one Numba thread), for timing whole processes side by
-side with ``farm-bench --vs`` (each checkout alone in its process, so neither evicts the
-other's tables from the caches)::
+side, old and new in turn (each checkout alone in its process, so neither evicts the
+other's tables from the caches), with any timer of whole processes (``/usr/bin/time``)::
 
-    farm-bench -n 7 --vs 'python3 benchmarks/solve_rounds.py /tmp/solver-old classic 4 5' \\
-        -- python3 benchmarks/solve_rounds.py . classic 4 5
+    python3 benchmarks/solve_rounds.py /tmp/solver-old classic 4 5     # in turn with
+    python3 benchmarks/solve_rounds.py . classic 4 5                   # this
 
 ROUNDS 0 times the start-up alone (import, the kernels loaded from the cache, one solve).
 """
