@@ -164,7 +164,10 @@ def wait_for(predicate, what, seconds=60):
     raise AssertionError(f"not within {seconds} s: {what}")
 
 
-HEAVY = dict(cards=JOKER, rules="joker", samples=60000)      # tens of seconds of work
+# Minutes of work even on an idle machine (60,000 deals took under 5 s there, so the time
+# limit test saw it finish); each test stops it long before it would end.
+HEAVY_SAMPLES = 600_000
+HEAVY = dict(cards=JOKER, rules="joker", samples=HEAVY_SAMPLES)
 
 
 needs_proc = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="Linux's /proc")
@@ -172,7 +175,7 @@ needs_proc = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="Li
 
 @needs_proc
 def test_a_solve_whose_client_has_gone_is_stopped():
-    with own_server("--max-samples", "60000") as (url, process):
+    with own_server("--max-samples", str(HEAVY_SAMPLES)) as (url, process):
         with httpx.Client(base_url=url, timeout=60) as http:
             body = json.dumps(HEAVY).encode()
             with socket.create_connection(address(url)) as gone:
@@ -192,7 +195,7 @@ def test_a_solve_whose_client_has_gone_is_stopped():
 
 @needs_proc
 def test_a_solve_past_the_time_limit_is_stopped():
-    with own_server("--max-samples", "60000", "--timeout", "5") as (url, process):
+    with own_server("--max-samples", str(HEAVY_SAMPLES), "--timeout", "5") as (url, process):
         with httpx.Client(base_url=url, timeout=60) as http:
             # A small solve first, which loads the kernels (on a busy machine that may
             # itself pass the limit, once or twice).
@@ -283,7 +286,7 @@ def test_every_http_error_is_json(server):
 
 @needs_proc
 def test_ctrl_c_stops_the_server_and_its_work_in_one_line():
-    with own_server("--max-samples", "60000") as (url, process):
+    with own_server("--max-samples", str(HEAVY_SAMPLES)) as (url, process):
         wait_for(lambda: len(children(process)) == 1, "a worker started")
         workers = children(process)
         at_work = threading.Thread(target=lambda: httpx.post(url + "api/solve", json=HEAVY,
