@@ -904,7 +904,7 @@ def _gain(rs: RuleSet, row: int, values: np.ndarray) -> np.ndarray:
 def _points(rs: RuleSet, row: int, values: np.ndarray) -> np.ndarray:
     """Mandarin row points of a won row: Front trips score ``front_trips_points``."""
     pts = np.ones(len(values))
-    if row == 0:
+    if row == 0 and rs.front_trips_points:     # 0: no exception for Front trips
         pts[(values >> CATEGORY_SHIFT) == CATEGORY_INDEX["trips"]] = rs.front_trips_points
     return pts
 

@@ -30,13 +30,26 @@ CATEGORY_INDEX: Mapping[str, int] = MappingProxyType({n: i for i, n in enumerate
 ROWS = ("front", "middle", "back")
 ROW_SIZES = (3, 5, 5)
 
-# Scoring schemes (docs/rules.md#scoring), as small integers the jitted settlement core
-# branches on.
+# The compiled scoring kernels (solver.scoring), as small integers.  A rule set does not
+# name its kernel: :attr:`RuleSet.scheme` is derived from its scoring fields, the fastest
+# kernel that computes exactly those fields (each specialised kernel is compiled on its
+# own, so no rule set pays for another's branches; SCHEME_GENERAL reads every field).
 SCHEME_SCOOP = 0        # joker, bonus: scoops, home runs, bonus points
 SCHEME_ROWS = 1         # pagat: +-1 a row
 SCHEME_WESTERN = 2      # classic: +-1 a row, +1 for the majority
 SCHEME_EASTERN = 3      # classic:eastern: a won row scores 1 or its bonus instead
 SCHEME_MANDARIN = 4     # classic:mandarin: shots double, home runs triple, bonuses add
+SCHEME_GENERAL = 5      # any other combination of the scoring fields
+
+# What scooping a player means (RuleSet.scoop).
+SCOOP_ALL_ROWS_WON = "all_rows_won"     # winning all three rows against them
+SCOOP_NO_ROW_LOST = "no_row_lost"       # losing none of the three (ties count) (joker)
+SCOOP_RULES = (SCOOP_ALL_ROWS_WON, SCOOP_NO_ROW_LOST)
+# How a royalty (RuleSet.row_bonus) combines with the row's points, and when it is paid.
+BONUS_ADD, BONUS_REPLACE = "add", "replace"
+BONUS_MODES = (BONUS_ADD, BONUS_REPLACE)
+PAID_ROW_WON, PAID_ROW_MADE = "row_won", "row_made"
+BONUS_PAID = (PAID_ROW_WON, PAID_ROW_MADE)
 
 AUTOMATIC_WINS = ("dragon", "six_pairs", "three_flushes", "three_straights")
 
@@ -62,19 +75,38 @@ class RuleSet:
     cards_dealt: cards each seat receives; 13 of them are set.
     seats: the numbers of seats a deal may have.
     deal_all_unseen: every card the solver cannot see is in an opponent's hand.
-    scheme: one of the ``SCHEME_*`` codes.
-    scoop_units, home_run_units: a scoop's units, and a home run's extra units from
-        each scooped player (``SCHEME_SCOOP``).
-    row_bonus: units per (row, category) won with that category; in ``SCHEME_SCOOP`` and
-        ``SCHEME_MANDARIN`` they are added to the result, in ``SCHEME_EASTERN`` they
-        replace the row's single point.
-    front_trips_points: a Front won with trips scores this instead of 1 (mandarin).
-    majority_bonus: extra point for winning at least two rows against a player (western).
-    foul_penalty: units a fouled hand pays each other player (classic; 0 where a foul
-        cannot be played or loses row by row).
-    foul_loses_rows: a fouled hand loses every row to each valid hand (pagat).
-    shot_multiplier, home_run_multiplier: mandarin row-point multipliers.
+
+    Scoring of each pair of players (docs/rules.md#scoring):
+
+    row_points: points for winning each row, (Front, Middle, Back): (1, 1, 1) in the
+        row-by-row games, (0, 0, 0) in ``joker`` and ``bonus``, which pay scoops and
+        bonuses only.
+    front_trips_points: a Front won with trips scores this instead of ``row_points[0]``
+        (mandarin: 3); 0 for no such exception.
+    majority_bonus: extra points for winning at least two rows against a player (western).
+    scoop: what scooping a player means: ``"all_rows_won"`` or ``"no_row_lost"``
+        (joker, bonus: ties count as not losing).
+    scoop_units: units for scooping a player, from that player.
+    shot_multiplier: a scoop multiplies the pair's row points (mandarin: 2).
+    home_run_units: scooping every other player: extra units from each of them.
+    home_run_multiplier: scooping every other player multiplies the row points by this
+        instead of by ``shot_multiplier`` (mandarin: 3).
+    home_run_min_seats: home runs count only at tables of at least this many seats
+        (mandarin: 4).
+    row_bonus: royalties, units per (row, category) of the row.
+    bonus_mode: ``"add"``: a royalty is added to the row's points; ``"replace"``: a won
+        row scores its royalty instead of its points where it has one (eastern).
+    bonus_paid: ``"row_won"``: a royalty is paid when its row wins; ``"row_made"``:
+        whenever the row is made (each opponent pays it, win or lose).
+    bonus_multiplied: the shot and home-run multipliers apply to royalties too (mandarin:
+        no, they multiply row points only).
+    foul_penalty: units a fouled hand pays each other player (classic).
+    foul_loses_rows: a fouled hand loses every row, and the scoop, to each valid hand
+        (pagat).  With neither, a foul cannot be played (joker, bonus).
     automatic_wins: units of each automatic win the rule set allows.
+
+    Derived: ``scheme``, the compiled scoring kernel that computes exactly these fields
+    (the ``SCHEME_*`` codes; see :func:`kernel_scheme`).
     """
 
     name: str
@@ -84,16 +116,21 @@ class RuleSet:
     cards_dealt: int
     seats: tuple[int, ...]
     deal_all_unseen: bool
-    scheme: int
-    scoop_units: int = 0
-    home_run_units: int = 0
-    row_bonus: tuple[tuple[int, ...], ...] = field(default_factory=lambda: _bonus_table({}))
-    front_trips_points: int = 1
+    row_points: tuple[int, int, int] = (1, 1, 1)
+    front_trips_points: int = 0
     majority_bonus: int = 0
+    scoop: str = SCOOP_ALL_ROWS_WON
+    scoop_units: int = 0
+    shot_multiplier: int = 1
+    home_run_units: int = 0
+    home_run_multiplier: int = 1
+    home_run_min_seats: int = 2
+    row_bonus: tuple[tuple[int, ...], ...] = field(default_factory=lambda: _bonus_table({}))
+    bonus_mode: str = BONUS_ADD
+    bonus_paid: str = PAID_ROW_WON
+    bonus_multiplied: bool = False
     foul_penalty: int = 0
     foul_loses_rows: bool = False
-    shot_multiplier: int = 1
-    home_run_multiplier: int = 1
     automatic_wins: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
     cards_kept = 13
@@ -108,6 +145,17 @@ class RuleSet:
         unknown = set(self.automatic_wins) - set(AUTOMATIC_WINS)
         if unknown:
             raise ValueError(f"unknown automatic wins {sorted(unknown)!r}")
+        for name, value, valid in (("scoop", self.scoop, SCOOP_RULES),
+                                   ("bonus_mode", self.bonus_mode, BONUS_MODES),
+                                   ("bonus_paid", self.bonus_paid, BONUS_PAID)):
+            if value not in valid:
+                raise ValueError(f"{name} must be one of {valid!r}, not {value!r}")
+        # Derived once: the kernels' dispatch code, and a hash over the whole content
+        # (two rule sets of one name but different rules must not share a cache entry).
+        object.__setattr__(self, "scheme", kernel_scheme(self))
+        object.__setattr__(self, "_hash", hash(tuple(
+            tuple(sorted(v.items())) if isinstance(v, Mapping) else v
+            for v in (getattr(self, f.name) for f in dataclasses.fields(self)))))
 
     @property
     def deck_size(self) -> int:
@@ -127,8 +175,7 @@ class RuleSet:
         return f"rule_set({self.name!r})"
 
     def __hash__(self) -> int:
-        # Names are unique in the registry; the mapping fields are not hashable.
-        return hash(self.name)
+        return self._hash
 
     def __reduce__(self):
         # Pickled for worker processes; the read-only mapping does not pickle itself.
@@ -142,7 +189,42 @@ def _unpickle_rule_set(fields: dict) -> "RuleSet":
     return RuleSet(**fields)
 
 
-_SCOOP_COMMON = dict(deal_all_unseen=True, seats=(4,), scheme=SCHEME_SCOOP, scoop_units=1)
+def kernel_scheme(rs: RuleSet) -> int:
+    """The fastest compiled scoring kernel that computes exactly ``rs``'s scoring fields:
+    a specialised one (``SCHEME_SCOOP`` ... ``SCHEME_MANDARIN``) where the fields are a
+    combination it was written for, else ``SCHEME_GENERAL``.  Each test below lists
+    every field its kernel ignores as being at the value that makes ignoring it exact."""
+    no_bonus = not any(any(row) for row in rs.row_bonus)
+    plain_bonus = (rs.bonus_paid == PAID_ROW_WON and not rs.bonus_multiplied)
+    foul_penalty_only = rs.foul_penalty > 0 and not rs.foul_loses_rows
+    if (rs.row_points == (0, 0, 0) and rs.front_trips_points == 0 and rs.majority_bonus == 0
+            and rs.scoop == SCOOP_NO_ROW_LOST and rs.shot_multiplier == 1
+            and rs.home_run_multiplier == 1 and rs.home_run_min_seats <= 2
+            and rs.bonus_mode == BONUS_ADD and plain_bonus and rs.foul_penalty == 0
+            and not rs.foul_loses_rows and not rs.automatic_wins):
+        return SCHEME_SCOOP
+    ones = rs.row_points == (1, 1, 1)
+    no_extras = (rs.scoop_units == 0 and rs.shot_multiplier == 1 and rs.home_run_units == 0
+                 and rs.home_run_multiplier == 1)
+    if (ones and rs.front_trips_points == 0 and rs.majority_bonus == 0 and no_extras
+            and no_bonus and rs.foul_loses_rows and rs.foul_penalty == 0
+            and not rs.automatic_wins):
+        return SCHEME_ROWS
+    if (ones and rs.front_trips_points == 0 and no_extras and no_bonus
+            and foul_penalty_only):
+        return SCHEME_WESTERN
+    if (ones and rs.front_trips_points == 0 and rs.majority_bonus == 0 and no_extras
+            and rs.bonus_mode == BONUS_REPLACE and plain_bonus and foul_penalty_only):
+        return SCHEME_EASTERN
+    if (ones and rs.majority_bonus == 0 and rs.scoop == SCOOP_ALL_ROWS_WON
+            and rs.scoop_units == 0 and rs.home_run_units == 0 and rs.home_run_min_seats == 4
+            and rs.bonus_mode == BONUS_ADD and plain_bonus and foul_penalty_only):
+        return SCHEME_MANDARIN
+    return SCHEME_GENERAL
+
+
+_SCOOP_COMMON = dict(deal_all_unseen=True, seats=(4,), row_points=(0, 0, 0),
+                     scoop=SCOOP_NO_ROW_LOST, scoop_units=1)
 
 _CLASSIC_COMMON = dict(
     spade_copies=1, jokers=0, cut_card=False, cards_dealt=13, seats=(2, 3, 4),
@@ -189,18 +271,17 @@ _REGISTRY: dict[str, RuleSet] = {
     # docs/rules.md#pagat.
     "pagat": RuleSet(
         name="pagat", spade_copies=1, jokers=0, cut_card=False, cards_dealt=13,
-        seats=(2, 3, 4), deal_all_unseen=False, scheme=SCHEME_ROWS, foul_loses_rows=True,
+        seats=(2, 3, 4), deal_all_unseen=False, foul_loses_rows=True,
     ),
     # docs/rules.md#classic.
-    "classic": RuleSet(name="classic", scheme=SCHEME_WESTERN, majority_bonus=1,
-                       **_CLASSIC_COMMON),
+    "classic": RuleSet(name="classic", majority_bonus=1, **_CLASSIC_COMMON),
     "classic:eastern": RuleSet(
-        name="classic:eastern", scheme=SCHEME_EASTERN, **_CLASSIC_COMMON,
+        name="classic:eastern", bonus_mode=BONUS_REPLACE, **_CLASSIC_COMMON,
         row_bonus=_bonus_table({("front", "trips"): 3, **_CLASSIC_BONUS_HANDS}),
     ),
     "classic:mandarin": RuleSet(
-        name="classic:mandarin", scheme=SCHEME_MANDARIN, front_trips_points=3,
-        shot_multiplier=2, home_run_multiplier=3, **_CLASSIC_COMMON,
+        name="classic:mandarin", front_trips_points=3, shot_multiplier=2,
+        home_run_multiplier=3, home_run_min_seats=4, **_CLASSIC_COMMON,
         row_bonus=_bonus_table(_CLASSIC_BONUS_HANDS),
     ),
 }

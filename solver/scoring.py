@@ -21,8 +21,8 @@ import functools
 import numpy as np
 
 from ._jit import in_ranges, njit, runnable
-from .rules import (CATEGORIES, CATEGORY_INDEX, SCHEME_EASTERN, SCHEME_MANDARIN,
-                    SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN, RuleSet)
+from .rules import (CATEGORIES, CATEGORY_INDEX, SCHEME_EASTERN, SCHEME_GENERAL,
+                    SCHEME_MANDARIN, SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN, RuleSet)
 from .tables import CATEGORY_SHIFT
 
 AUTO_NONE, AUTO_PLAIN, AUTO_DRAGON = 0, 1, 2
@@ -54,6 +54,9 @@ def scoring_params(rules: RuleSet) -> np.ndarray:
     >>> int(scoring_params(rule_set("joker"))[P_HOME_RUN])
     3
     """
+    if rules.scheme == SCHEME_GENERAL:
+        raise NotImplementedError(
+            f"{rules.name}: this combination of scoring rules has no scoring kernel yet")
     p = np.zeros(P_BONUS + 3 * N_CATEGORIES, np.int64)
     p[P_SCHEME] = rules.scheme
     p[P_SCOOP] = rules.scoop_units

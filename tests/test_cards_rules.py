@@ -2,6 +2,7 @@ import pytest
 
 import solver
 from solver.cards import deck_codes, mask_to_codes, parse_codes, to_codes
+from solver.rules import rule_set
 
 
 def test_notation_variants_parse_to_the_canonical_form():
@@ -118,3 +119,32 @@ def test_plain_text_parses_as_the_general_path_does(rule_set):
             except ValueError as e:
                 return str(e)
         assert outcome(None) == outcome(set()), text
+
+
+def test_each_built_in_rule_set_derives_its_own_kernel_and_variants_the_general_one():
+    import dataclasses
+    from solver import rules as R
+    expected = {"joker": R.SCHEME_SCOOP, "bonus": R.SCHEME_SCOOP, "pagat": R.SCHEME_ROWS,
+                "classic": R.SCHEME_WESTERN, "classic:eastern": R.SCHEME_EASTERN,
+                "classic:mandarin": R.SCHEME_MANDARIN}
+    for name, scheme in expected.items():
+        assert rule_set(name).scheme == scheme, name
+    # A field the specialised kernel does not compute sends the rule set to the general one.
+    for name, change in (("classic", {"row_points": (1, 2, 3)}),
+                         ("pagat", {"scoop_units": 3}),
+                         ("joker", {"foul_penalty": 6}),
+                         ("classic:eastern", {"bonus_paid": R.PAID_ROW_MADE}),
+                         ("classic:mandarin", {"bonus_multiplied": True})):
+        variant = dataclasses.replace(rule_set(name), name=name + "-house", **change)
+        assert variant.scheme == R.SCHEME_GENERAL, (name, change)
+
+
+def test_rule_sets_of_one_name_but_other_rules_are_not_equal_and_hash_apart():
+    import dataclasses
+    classic = rule_set("classic")
+    same = dataclasses.replace(classic)
+    other = dataclasses.replace(classic, foul_penalty=6)
+    assert same == classic and hash(same) == hash(classic)
+    assert other != classic and hash(other) != hash(classic)
+    with pytest.raises(ValueError, match="scoop must be one of"):
+        dataclasses.replace(classic, scoop="sometimes")
