@@ -12,6 +12,8 @@ Rule-set names (docs/rules.md#rule-sets): ``joker``, ``bonus``, ``pagat``, ``cla
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
@@ -176,6 +178,23 @@ class RuleSet:
 
     def __hash__(self) -> int:
         return self._hash
+
+    @property
+    def digest(self) -> str:
+        """A short hex digest of the rules themselves, every field but the name: what a
+        cache of anything derived from the rules (models, pools) is keyed on, so two files
+        with the same rules share it and a changed rule set never reads another's.
+
+        >>> rule_set("classic").digest == rule_set("classic:western").digest
+        True
+        >>> rule_set("classic").digest == rule_set("classic:eastern").digest
+        False
+        """
+        content = {f.name: (dict(getattr(self, f.name)) if f.name == "automatic_wins"
+                            else getattr(self, f.name))
+                   for f in dataclasses.fields(self) if f.name != "name"}
+        text = json.dumps(content, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def __reduce__(self):
         # Pickled for worker processes; the read-only mapping does not pickle itself.
