@@ -1,5 +1,5 @@
 """How long the Georgian advisor's indivisible steps take, for the bounds of
-``python3 -m solver.georgian --samples`` (benchmarks/GEORGIAN.md, section 5).
+``python3 -m solver.georgian --samples`` (benchmarks/GEORGIAN.md, section 6).
 
 A bid or play advice samples in kernel steps of any size (``advisor.CHUNK_SECONDS``),
 so only its rate matters. A trump choice's advice cannot be split below one sampled

@@ -1,7 +1,9 @@
 """benchmarks/report.py: the table and the baseline comparison, on small hand-made runs
 (nothing is timed here; the benchmarks live in benchmarks/)."""
+import fnmatch
 import importlib.util
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -79,3 +81,74 @@ def test_command_line_rejects_a_file_that_is_not_a_run(tmp_path):
     bad.write_text("{}")
     with pytest.raises(SystemExit, match="not a pytest-benchmark JSON file"):
         report.main([str(bad)])
+
+
+# --- the report and its results files ---------------------------------------------------
+ROOT = Path(__file__).resolve().parent.parent
+REPORT = ROOT / "benchmarks" / "README.md"
+RESULTS = ROOT / "benchmarks" / "results"
+
+
+def _cited_names(text: str) -> set[str]:
+    """The .json names a text cites, with ``a-{b,c}.json`` expanded; ``x-*.json`` kept as
+    patterns."""
+    names = set()
+    for name in re.findall(r"[\w.*{},-]+\.json", text):
+        name = name.rsplit("/", 1)[-1]
+        brace = re.search(r"\{([^}]*)\}", name)
+        names |= ({name[:brace.start()] + part + name[brace.end():]
+                   for part in brace[1].split(",")} if brace else {name})
+    return names
+
+
+def test_every_results_file_is_cited_and_every_cited_file_exists():
+    # benchmarks/results/ keeps only what the report, a script or a notebook reads, and
+    # the report names no file that is not there (its placeholders: new.json, run.json).
+    readers = [REPORT.read_text(encoding="utf-8")]
+    readers += [p.read_text(encoding="utf-8") for p in (ROOT / "benchmarks").glob("*.py")]
+    readers += [p.read_text(encoding="utf-8") for p in (ROOT / "notebooks").glob("*.ipynb")]
+    # (a bare "*.json", as a glob over the folder, says nothing of which files are read)
+    cited = {n for n in set().union(*map(_cited_names, readers)) if not n.startswith("*")}
+    saved = {p.name for p in RESULTS.glob("*.json")}
+    unread = [n for n in saved if not any(fnmatch.fnmatch(n, c) for c in cited)]
+    assert not unread, f"results files nothing reads: {unread}"
+    missing = {n for n in _cited_names(readers[0]) - {"new.json", "run.json"}
+               if not any(fnmatch.fnmatch(s, n) for s in saved)}
+    assert not missing, f"the report cites results files that are not saved: {missing}"
+
+
+def test_the_report_is_current_not_a_diary():
+    text = REPORT.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 450
+    headings = re.findall(r"^#{2,3} (.+)$", text, flags=re.M)
+    for area in ("Running the suite", "Row evaluation", "`quick_set` and the opponent model",
+                 "`solve` per hand", "The first run", "Many hands and Dask",
+                 "The study page server", "Play strength", "Exploitability",
+                 "Rule sets from files", "Sessions", "Georgian Joker", "Lessons"):
+        assert area in headings, area
+    assert not [h for h in headings if re.search(r"\(20\d\d-\d\d-\d\d", h)], "dated headings"
+
+
+def test_sections_cited_by_name_exist():
+    # Code and documents cite the report as (benchmarks/README.md, "Section"): the named
+    # section, or the bold lead of a paragraph, must be there; so must a cited #anchor.
+    text = REPORT.read_text(encoding="utf-8")
+    flat = " ".join(text.split())
+    anchors = {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-")
+               for h in re.findall(r"^#+ (.+)$", text, flags=re.M)}
+    files = [ROOT / "README.md", ROOT / "docs" / "rules.md"]
+    for folder in ("solver", "benchmarks"):
+        files += (ROOT / folder).rglob("*.py")
+    cited = 0
+    for path in files:
+        source = path.read_text(encoding="utf-8")
+        # Comments and docstrings wrap a title over lines (with "#" or spaces between).
+        joined = " ".join(re.sub(r"^\s*#\s?", "", line) for line in source.splitlines())
+        joined = " ".join(joined.split())
+        for title in re.findall(r'benchmarks/README\.md`?, "([^"]+)"', joined):
+            cited += 1
+            assert title.lower() in flat.lower(), (path.name, title)
+        for anchor in re.findall(r"benchmarks/README\.md#([\w-]+)", source):
+            cited += 1
+            assert anchor in anchors, (path.name, anchor)
+    assert cited >= 5

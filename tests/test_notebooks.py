@@ -109,7 +109,7 @@ def test_performance_plots_the_saved_results(monkeypatch, strength_dir):
     assert "no play-strength results" not in text and "no setter-speed results" not in text
     assert "rows/s" in text and "first solve" in text and "µs a call" in text
     # Replayed settings are named by their commit, not by their file's path.
-    assert "results/settings-" not in text and "solve at e84a5ad (saved settings)" in text
+    assert "results/settings-" not in text and "solve at 6935e82 (saved settings)" in text
     assert _pngs(nb) >= 5   # throughput, by samples, by cards, edges, setters, strength
 
 
