@@ -236,3 +236,14 @@ def test_links_into_readme_sections_name_real_ones():
                                                        text)]
     missing = [(_name(f), a) for f, a in cited if a not in readme_anchors]
     assert not missing, missing
+
+
+def test_the_files_the_readmes_commands_name_exist():
+    # The benchmark suite's commands (report.py and the saved baseline it compares with)
+    # and the study page's screenshot are the README's own: renaming one fails here.
+    named = set(re.findall(r"\b((?:benchmarks|docs|notebooks)/[\w./-]+\.(?:py|json|png|md))",
+                           README))
+    assert "benchmarks/report.py" in named
+    assert any(path.startswith("benchmarks/results/") for path in named)
+    missing = sorted(path for path in named if not (ROOT / path).is_file())
+    assert not missing, missing
