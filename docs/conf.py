@@ -31,7 +31,7 @@ exclude_patterns = ["_build", "README.md"]
 # rules.md and georgian.md link to their own sections (#overview, #the-ladder ...): MyST
 # gives headings of levels 1-3 those GitHub-style anchors.
 myst_heading_anchors = 3
-myst_enable_extensions = ["colon_fence"]
+myst_enable_extensions = ["colon_fence", "html_image"]   # <img> tags, images copied
 
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
@@ -73,17 +73,23 @@ def fields_from_sections(app, what, name, obj, options, lines):
     lines[:] = out
 
 
-# The benchmark report (benchmarks/README.md) is included whole (docs/benchmarks.md), and
-# its links are written for a reader of the repository: relative to benchmarks/.  A link
-# to a page of this site becomes that page's; a link to any other file of the repository
-# (a results file, a script, the README), which the site does not hold, becomes its text
-# and the file's path, so the report's own links never break the build.
+# Files of the repository outside docs/ are included into pages of the site: the benchmark
+# report (benchmarks/README.md) whole (docs/benchmarks.md), and the README's set-up and
+# first run (docs/guide/install.md, docs/guide/reading-a-solution.md), so that each is
+# written once.  Their links are written for a reader of the repository: relative to their
+# own folder.  A link to a page of this site becomes that page's, relative to the page that
+# includes it; a link to any other file of the repository (a results file, a script, the
+# README), which the site does not hold, becomes its text and the file's path, so an
+# included file's links never break the build.
 DOCS = os.path.dirname(os.path.abspath(__file__))
 LINK = re.compile(r"(?<!!)\[([^\]]*)\]\(([^)\s]+)\)")
 
 
 def site_links(app, relative_path, parent_docname, content):
     folder = os.path.dirname(os.path.normpath(os.path.join(DOCS, relative_path)))
+    # MyST names the including page by its file's stem alone ("install"), so its folder
+    # comes from the page being read.
+    including = os.path.dirname(app.env.docname if app else parent_docname)
     if os.path.commonpath([folder, DOCS]) == DOCS:
         return                                  # a file of the site: its links are the site's
 
@@ -94,7 +100,8 @@ def site_links(app, relative_path, parent_docname, content):
         path, _, anchor = target.partition("#")
         file = os.path.normpath(os.path.join(folder, path))
         if os.path.commonpath([file, DOCS]) == DOCS and file.endswith(".md"):
-            return f"[{text}]({os.path.relpath(file, DOCS)}{'#' * bool(anchor)}{anchor})"
+            page = os.path.relpath(file, os.path.join(DOCS, including))
+            return f"[{text}]({page}{'#' * bool(anchor)}{anchor})"
         return f"{text} (`{os.path.relpath(file, os.path.dirname(DOCS))}`)"
 
     content[0] = LINK.sub(link, content[0])

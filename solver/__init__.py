@@ -1,6 +1,6 @@
 """solver: the best way to set a Chinese Poker hand (十三支, Pusoy, Sap Sam Cheung).
 
-The rules it implements are in docs/rules.md.  Public API (see README.md for a tour):
+The rules it implements are in docs/rules.md.  Public API (a tour: docs/guide/api.md):
 
 * cards: :func:`parse_cards`, :func:`format_cards`
 * rule sets: :func:`rule_set`, :data:`RULE_SET_NAMES`, :data:`CATEGORIES` (the module

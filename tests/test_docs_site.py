@@ -40,6 +40,20 @@ def test_the_site_builds_without_a_warning(site):
         assert (site / f"{page}.html").is_file(), page
 
 
+def test_the_user_guide_is_on_the_site_with_the_readmes_own_text(site):
+    # Every page of docs/guide/ is built (in the toctree: else -W fails), and the install
+    # page shows the README's set-up and first run, included, with the links between them.
+    for page in (DOCS / "guide").glob("*.md"):
+        assert (site / "guide" / f"{page.stem}.html").is_file(), page.name
+    install = (site / "guide" / "install.html").read_text(encoding="utf-8")
+    assert "python3 -m pip install -e . &amp;&amp; python3 -m solver" in install
+    assert {"set-up-two-commands", "the-first-run"} <= anchors(site / "guide" / "install.html")
+    assert 'href="reading-a-solution.html"' in install       # README's link, made the site's
+    reading = (site / "guide" / "reading-a-solution.html").read_text(encoding="utf-8")
+    assert "As As Jk" in reading and "Set-up: two commands" not in reading
+    assert (site / "_images" / "study-page-phone.png").is_file()   # an <img> tag's image
+
+
 def test_the_api_page_documents_every_public_name(site):
     found = anchors(site / "api.html")
     missing = [f"solver.{name}" for name in solver.__all__ if f"solver.{name}" not in found]
@@ -81,7 +95,7 @@ def test_the_architecture_page_names_every_module_and_real_tests():
                    for p in tests.glob("test_*.py")), name
 
 
-def test_the_included_reports_links_to_repository_files_cannot_break_the_build():
+def test_included_files_links_to_repository_files_cannot_break_the_build():
     # benchmarks/README.md links relative to benchmarks/: a page of the site stays a link
     # (to that page), a file the site does not hold becomes its text and path.
     spec = importlib.util.spec_from_file_location("docs_conf", DOCS / "conf.py")
@@ -92,6 +106,13 @@ def test_the_included_reports_links_to_repository_files_cannot_break_the_build()
     conf.site_links(None, Path("../benchmarks/README.md"), "benchmarks", content)
     assert content == ["base (`benchmarks/results/base.json`), [rules](rules.md#the-ladder), "
                        "[top](#top), [site](https://example.org/x), ![plot](plot.png)"]
+    # The README included into a page of the guide: a link to a page of the site is made
+    # relative to the including page.
+    readme = ["[reading](docs/guide/reading-a-solution.md), [rules](docs/rules.md#scoring), "
+              "[report](benchmarks/README.md)"]
+    conf.site_links(None, Path("../README.md"), "guide/install", readme)
+    assert readme == ["[reading](reading-a-solution.md), [rules](../rules.md#scoring), "
+                      "report (`benchmarks/README.md`)"]
     inside = ["[rules](rules.md)"]                     # a page of the site: left alone
     conf.site_links(None, Path("index.md"), "index", inside)
     assert inside == ["[rules](rules.md)"]

@@ -117,12 +117,12 @@ def test_a_whole_game_typed_in_is_the_game_the_simulator_plays(monkeypatch, caps
     assert "not allowed" not in out and "Your trump (s h d c none)>" in out
 
 
-def test_the_readme_session_is_real(monkeypatch, capsys):
-    # The README's session of `play`: the same answers typed in give the same transcript.
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    command = re.search(r"^python3 -m solver\.georgian (play .*)$", readme, re.M).group(1)
-    start = readme.index("```text\n", readme.index("A short real session")) + len("```text\n")
-    session = readme[start:readme.index("```", start)]
+def test_the_guide_session_is_real(monkeypatch, capsys):
+    # The user guide's session of `play`: the same answers typed in give the same transcript.
+    guide = (ROOT / "docs" / "guide" / "georgian-game.md").read_text(encoding="utf-8")
+    command = re.search(r"^python3 -m solver\.georgian (play .*)$", guide, re.M).group(1)
+    start = guide.index("```text\n", guide.index("A short real session")) + len("```text\n")
+    session = guide[start:guide.index("```", start)]
     answers = re.findall(r"^Your [^>\n]*> (.*)$", session, re.M)
     assert len(answers) >= 5
     code, out, err = run(shlex.split(command), "\n".join(answers) + "\n", monkeypatch, capsys)
@@ -295,7 +295,7 @@ def test_a_position_file_that_does_not_exist_is_one_line(monkeypatch, capsys, tm
 
 
 def test_rules_messages_say_you_for_the_persons_seat(monkeypatch, capsys):
-    # Seat 1 deals deal 2 (bids S2 0, S3 0, S0 0 in the README's game): 2 is its forbidden bid.
+    # Seat 1 deals deal 2 (bids S2 0, S3 0, S0 0 in the user guide's game): 2 is its forbidden bid.
     code, out, _ = run(["play", "--seat", "1", "--opponents", "advisor,baseline,random", "--seed", str(SEED),
                         "--samples", "20"], "1\nJk high h\n2\n", monkeypatch, capsys)
     assert code == 0
