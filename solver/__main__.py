@@ -524,9 +524,10 @@ def _review_batch(args) -> int:
                              progress=progress)
     for message in dict.fromkeys(str(w.message) for w in caught):
         print(f"warning: {message}", file=sys.stderr)
-    prog, words = _prog(), command_options(_parser(), "review")
+    # (In the file's words: a line's players= is its key, not the option --players.)
+    prog = _prog()
     for s in report.skipped[:BAD_LINES_SHOWN]:
-        print(f"{prog}: error: {cli_words(str(s), words)}", file=sys.stderr)
+        print(f"{prog}: error: {s}", file=sys.stderr)
     if len(report.skipped) > BAD_LINES_SHOWN:
         print(f"{prog}: error: ... and {len(report.skipped) - BAD_LINES_SHOWN} more bad "
               f"lines", file=sys.stderr)

@@ -611,7 +611,7 @@ def _jsonl_rows(texts: list[str]):
         if _skipped_line(text):
             continue
         try:
-            fields = json.loads(text)
+            fields = json.loads(text.rstrip())        # (a column on this line)
         except json.JSONDecodeError as e:
             yield number, ValueError(f"not JSON: {e.msg} at column {e.colno}")
             continue
