@@ -7,6 +7,7 @@ cluster)."""
 import json
 import math
 import re
+import sys
 
 import pytest
 
@@ -307,3 +308,53 @@ def test_cli_errors(capsys, tmp_path):
             ((CLASSIC, "--setting", "declare", "--html", "x.html"), "--html is for --batch")):
         code, out, err = run(capsys, "review", *argv)
         assert code == 2 and out == "" and err.count("\n") == 1 and message in err, err
+
+
+def test_the_progress_bar_counts_hands(monkeypatch):
+    import io
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr("sys.stderr", Terminal())
+    review_many(SMALL[:2], samples=N, workers=1, progress=True)
+    assert "hands: 100%" in sys.stderr.getvalue() and "2/2" in sys.stderr.getvalue()
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_stops_a_session(tmp_path, workers):
+    """As a terminal's Ctrl+C does: SIGINT to the command's process group; the command
+    ends with the line ``interrupted`` (exit code 130), its worker processes with it."""
+    import os
+    import signal
+    import subprocess
+    import time
+    from solver.sampling import deal_hands
+    rs = solver.rule_set("joker")
+    path = tmp_path / "long.jsonl"
+    with open(path, "w") as f:
+        for s in range(300):
+            hand = deal_hands(rs, 4, s, 0)[0][0]
+            f.write(json.dumps(dict(cards=hand, setting=" / ".join(solver.quick_set(
+                hand, rs)))) + "\n")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "solver", "review", "--batch", str(path), "--workers", workers,
+         "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=dict(os.environ, SOLVER_WARMUP="0"), start_new_session=True)
+    time.sleep(8)
+    assert process.poll() is None, "the session ended before it was interrupted"
+    start = time.perf_counter()
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=120)
+    took = time.perf_counter() - start
+    for _ in range(50):
+        try:
+            os.killpg(process.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("processes of the command are still running")
+    # Generous: a behaviour test on a busy machine, not a benchmark.
+    assert (process.returncode, err) == (130, "interrupted\n") and took < 15
