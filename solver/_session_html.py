@@ -115,12 +115,14 @@ def report_html(report, costliest: int, patterns: dict) -> str:
         out.append('<p class="def">A hand may show several patterns; a pattern\'s cost is '
                    "the loss of the hands that show it, so the costs overlap.</p>")
         out.append('<div class="scroll"><table><tr><th>pattern</th><th>hands</th>'
-                   "<th>cost (units)</th><th>what it means</th></tr>")
+                   "<th>cost (units)</th></tr>")
         for p in r.patterns:
-            extra = f" ({p.unplayable} not scored)" if p.unplayable else ""
-            out.append(f"<tr><td>{_e(p.label)}</td><td class=n>{p.count}{_e(extra)}</td>"
-                       f"<td class=n>{_pm(p.cost, p.cost_stderr)}</td>"
-                       f'<td class="def">{_e(p.definition)}</td></tr>')
+            extra = (f'<br><span class="def">{p.unplayable} not scored</span>'
+                     if p.unplayable else "")
+            # (The definition under the name: a column of its own is too wide for a phone.)
+            out.append(f'<tr><td>{_e(p.label)}<div class="def">{_e(p.definition)}</div></td>'
+                       f"<td class=n>{p.count}{extra}</td>"
+                       f"<td class=n>{_pm(p.cost, p.cost_stderr)}</td></tr>")
         out.append("</table></div>")
 
     worst = r.costliest(costliest)
