@@ -163,7 +163,9 @@ def _parser() -> argparse.ArgumentParser:
                                    "rank among the settings worth considering, and why.",
                        epilog=f"example: {prog} review 'As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c "
                               "2d' --rules classic --setting 'As Kd 9c / 3d 3c Qh 5d 2d / "
-                              "9s 8c 7h 6h 5s'")
+                              "9s 8c 7h 6h 5s'\n"
+                              f"a session: {prog} review --batch docs/examples/session.jsonl "
+                              "--html report.html")
     r.add_argument("cards", nargs="*", help="the hand, as separate words or one quoted string")
     r.add_argument("--setting", default=None,
                    help="your rows 'FRONT / MIDDLE / BACK' (quoted; '|' works too), or "
