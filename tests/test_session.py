@@ -358,3 +358,12 @@ def test_ctrl_c_stops_a_session(tmp_path, workers):
         raise AssertionError("processes of the command are still running")
     # Generous: a behaviour test on a busy machine, not a benchmark.
     assert (process.returncode, err) == (130, "interrupted\n") and took < 15
+
+
+def test_the_docs_example_session_has_no_bad_line():
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "docs" / "examples" / "session.jsonl"
+    source, records, skipped = session._records(path)
+    assert skipped == [] and len(records) == 9
+    for _, line, fields in records:          # each hand and setting check as grading does
+        session._job(line, fields, "joker", None, N, 0)
