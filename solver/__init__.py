@@ -9,7 +9,8 @@ The rules it implements are in docs/rules.md.  Public API (a tour: docs/guide/ap
 * settlement: :func:`settle`, :func:`automatic_win`
 * the solver: :func:`solve` (a :class:`Solution`), :func:`sample_opponents`,
   :func:`holdout_seed` (the seed of its held-out deals)
-* grading a player's own setting: :func:`review` (a :class:`Review`)
+* grading a player's own setting: :func:`review` (a :class:`Review`); a whole session
+  of hands: :func:`review_many` (a :class:`SessionReport`; :mod:`solver.session`)
 * many hands: :func:`solve_many` (in parallel; :mod:`solver.batch`)
 * the opponent model: :func:`quick_set` (its setting of one hand), :class:`TableModel`
 * matches between setters: :mod:`solver.arena` (``python -m solver.arena``)
@@ -25,6 +26,7 @@ from .cards import format_cards, parse_cards
 from .model import TableModel
 from .quickset import quick_set
 from .review import Review, review
+from .session import SessionReport, review_many
 from .rows import RowValue, evaluate_rows, is_legal, row_value
 from .rules import CATEGORIES, RULE_SET_NAMES, RuleSet, rule_set
 from .settle import PairResult, Settlement, settle
@@ -41,6 +43,7 @@ __all__ = [
     "Review",
     "RowValue",
     "RuleSet",
+    "SessionReport",
     "Settlement",
     "Solution",
     "TableModel",
@@ -52,6 +55,7 @@ __all__ = [
     "parse_cards",
     "quick_set",
     "review",
+    "review_many",
     "row_value",
     "rule_set",
     "sample_opponents",

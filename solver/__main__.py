@@ -14,6 +14,8 @@
     python3 -m solver deal [--rules joker] [--cut 4c] [--seed N] [--players N] [--json]
     python3 -m solver review CARDS ... --setting 'FRONT / MIDDLE / BACK' [--rules joker]
                       [--cut 4c] [--players N] [--samples 1000] [--seed 0] [--json]
+    python3 -m solver review --batch FILE [--rules joker] [--players N] [--samples 1000]
+                      [--seed 0] [--workers N] [--top 10] [--json] [--html OUT.html]
     python3 -m solver serve [--host 127.0.0.1] [--port 8000] [--max-samples 4000]
                       [--timeout 60]
     python3 -m solver help [COMMAND]
@@ -29,6 +31,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import contextlib
+import io
 import json
 import os
 import secrets
@@ -160,18 +163,38 @@ def _parser() -> argparse.ArgumentParser:
                                    "rank among the settings worth considering, and why.",
                        epilog=f"example: {prog} review 'As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c "
                               "2d' --rules classic --setting 'As Kd 9c / 3d 3c Qh 5d 2d / "
-                              "9s 8c 7h 6h 5s'")
-    r.add_argument("cards", nargs="+", help="the hand, as separate words or one quoted string")
-    r.add_argument("--setting", required=True,
+                              "9s 8c 7h 6h 5s'\n"
+                              f"a session: {prog} review --batch docs/examples/session.jsonl "
+                              "--html report.html")
+    r.add_argument("cards", nargs="*", help="the hand, as separate words or one quoted string")
+    r.add_argument("--setting", default=None,
                    help="your rows 'FRONT / MIDDLE / BACK' (quoted; '|' works too), or "
-                        "'declare' (classic: declare the hand's automatic win)")
+                        "'declare' (classic: declare the hand's automatic win); required "
+                        "with the cards")
     rules_options(r)
     r.add_argument("--players", type=int, default=None,
                    help="seats at the table (default: the rule set's largest, 4)")
     r.add_argument("--samples", type=int, default=1000,
-                   help="sampled deals both settings are scored on")
-    r.add_argument("--seed", type=int, default=0, help="seed of the sampled deals")
-    r.add_argument("--quiet", action="store_true", help="no compile notice")
+                   help="sampled deals both settings are scored on (with --batch: each "
+                        "hand's)")
+    r.add_argument("--seed", type=int, default=0,
+                   help="seed of the sampled deals (with --batch: of the session; each "
+                        "hand's own seed is drawn from it and the hand's line)")
+    r.add_argument("--batch", metavar="FILE", default=None,
+                   help="grade a whole session: every hand of the hand history FILE (JSON "
+                        "lines or CSV, '-': standard input; docs/sessions.md), and add "
+                        "them up; --rules and --players are the default of a line that "
+                        "does not give its own")
+    r.add_argument("--workers", type=int, default=None,
+                   help="--batch: local processes (default: one per core, but one per 32 "
+                        "hands at most)")
+    r.add_argument("--html", metavar="OUT", default=None,
+                   help="--batch: also write the report as one HTML page (it opens "
+                        "offline)")
+    r.add_argument("--top", type=int, default=10,
+                   help="--batch: the costliest mistakes to show")
+    r.add_argument("--quiet", action="store_true",
+                   help="no compile notice, no progress bar")
 
     v = sub.add_parser("serve", formatter_class=Formatter, help="the study page (a local web "
                        "page)", description="Serve the study page: set a hand by clicking, "
@@ -452,6 +475,15 @@ def _deal(args) -> int:
 
 # --- review, serve -----------------------------------------------------------------------------
 def _review(args) -> int:
+    if args.batch is not None:
+        return _review_batch(args)
+    for option in ("workers", "html"):
+        if getattr(args, option) is not None:
+            raise ValueError(f"--{option} is for --batch FILE (a session); without it one "
+                             f"hand is reviewed")
+    if not args.cards or args.setting is None:
+        raise ValueError("give the hand's cards and --setting 'FRONT / MIDDLE / BACK', or "
+                         "--batch FILE (a session)")
     cards = " ".join(args.cards)
     with _jit.quiet(args.quiet), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UserWarning)
@@ -466,6 +498,54 @@ def _review(args) -> int:
         return 0
     print(f"hand: {sort_row(solver.format_cards(cards), group=False)}")
     print(result)
+    return 0
+
+
+def _review_batch(args) -> int:
+    """``review --batch FILE``: a session's report (text, --json, --html OUT)."""
+    from .session import review_many
+    if args.cards or args.setting is not None or args.cut is not None:
+        raise ValueError("with --batch FILE every line gives its own cards, setting and cut "
+                         "card: no cards, --setting or --cut here")
+    top = check_int("top", args.top, 0)
+    source = args.batch
+    if args.batch == STDIN:
+        # Read whole (its format is told by its first line), named as the messages say it.
+        source = io.BytesIO(sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer")
+                            else sys.stdin.read().encode())
+        source.name = _batch_name(STDIN)
+    progress = _progress.shown(False if args.quiet else None)
+    if not args.quiet:
+        from .policy import POLICY_TABLE
+        from .solve import _kernels
+        _jit.compile_notice(_kernels(POLICY_TABLE, rule_set(args.rules)))
+    with _jit.quiet(), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UserWarning)
+        report = review_many(source, rules=args.rules, players=args.players,
+                             samples=args.samples, seed=args.seed, workers=args.workers,
+                             progress=progress)
+    for message in dict.fromkeys(str(w.message) for w in caught):
+        print(f"warning: {message}", file=sys.stderr)
+    # (In the file's words: a line's players= is its key, not the option --players.)
+    prog = _prog()
+    for s in report.skipped[:BAD_LINES_SHOWN]:
+        print(f"{prog}: error: {s}", file=sys.stderr)
+    if len(report.skipped) > BAD_LINES_SHOWN:
+        print(f"{prog}: error: ... and {len(report.skipped) - BAD_LINES_SHOWN} more bad "
+              f"lines", file=sys.stderr)
+    if not report.grades:
+        n = len(report.skipped)
+        raise ValueError(f"{report.source}: no hands to grade ({n} bad line"
+                         f"{'s' if n != 1 else ''})" if n
+                         else f"{report.source}: no hands (give one a line)")
+    if args.html is not None:
+        with open(args.html, "w", encoding="utf-8") as f:
+            f.write(report.to_html(top))
+        print(f"HTML report: {args.html}", file=sys.stderr)
+    if args.json:
+        print(report.to_json(top, indent=1))
+    else:
+        print(report.text(top))
     return 0
 
 
