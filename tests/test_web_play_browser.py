@@ -277,7 +277,7 @@ def test_a_phone_plays_a_match_deal_and_nothing_is_wider_than_the_screen(browser
     if os.environ.get("SOLVER_SCREENSHOTS"):
         page.evaluate("document.getElementById('m-showdown').scrollIntoView()")
         page.screenshot(path=os.path.join(os.environ["SOLVER_SCREENSHOTS"],
-                                          "match-phone.png"), full_page=True)
+                                          "match-phone.png"))
     page.click("#tab-practice")
     assert page.evaluate(WIDER_THAN_THE_SCREEN) == []
     assert page.problems == []

@@ -259,8 +259,8 @@ function drawPractice() {
     const what = counted(r) ? `lost ${lossOf(r).toFixed(3)} \u00b1 ${seOf(r).toFixed(3)}` +
       (r.tied ? ", best or tied" : "") : "a foul, not counted";
     button.append(`#${e.id} ${e.rules}, ${e.players} players: ${what} `,
-                  cardsView(words(e.setting === "declare" ? e.cards : e.setting.replace(/\//g, " ")),
-                            { small: true }));
+                  e.setting === "declare" ? "(declared) "
+                    : arrangementView(e.setting.split("/").map((row) => row.trim())));
     button.setAttribute("aria-label", `hand ${e.id}: ${what}; show its review`);
     button.addEventListener("click", () => showPracticeReview(k));
     item.append(button);
@@ -456,7 +456,7 @@ function startPractice() {
     drawPractice();
   });
   for (const id of ["p-rules", "p-players"]) $(id).addEventListener("change", savePractice);
-  enterDoes("panel-practice", () => practiceGrade(false));
+  enterDoes("panel-practice", () => (practice.deal ? practiceGrade(false) : practiceDeal()));
   drawPractice();
 }
 
