@@ -11,8 +11,10 @@ pytest.importorskip("httpx", reason="FastAPI's TestClient needs httpx")
 from fastapi.testclient import TestClient  # noqa: E402
 
 import solver  # noqa: E402
+from solver.display import sort_row  # noqa: E402
 from solver.sampling import deal_hands  # noqa: E402
 from solver.web import Limits, create_app  # noqa: E402
+from solver.web.app import SolveRequest, _solve_sampling  # noqa: E402
 from solver.web.play import opponent_seed  # noqa: E402
 
 LIMITS = Limits(max_samples=300, timeout=120, max_body=4096)
@@ -93,11 +95,15 @@ def test_solve_opponents_are_the_solves_of_their_seeds(client):
     data = client.post("/api/match/showdown", json=dict(
         rules=rules, players=players, seed=seed, index=index, setting=list(mine),
         opponents="fast")).json()
+    # Within the server's --max-samples, as its own solves are (300 deals, fast's precision).
+    sampling = _solve_sampling(SolveRequest(cards="", rules=rules, players=players,
+                                            effort="fast"), LIMITS.max_samples)
+    assert sampling["samples"] == LIMITS.max_samples
     sol = solver.solve(hands[1], rules, players=players, seed=opponent_seed(seed, index, 1),
-                       effort="fast", top=0)
+                       top=0, **sampling)
     theirs = data["seats"][1]
-    assert [sorted(theirs[r].split()) for r in ("front", "middle", "back")] == \
-        [sorted(r.split()) for r in (sol.front, sol.middle, sol.back)]
+    assert [theirs[r] for r in ("front", "middle", "back")] == \
+        [sort_row(r) for r in (sol.front, sol.middle, sol.back)]
     assert data["scores"] == solver.settle([mine, (sol.front, sol.middle, sol.back)],
                                            rules)
 

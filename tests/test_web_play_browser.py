@@ -254,6 +254,11 @@ def test_a_two_deal_match_settles_as_the_library_does(browser, tmp_path):
     assert [line["id"] for line in lines] == ["deal 1", "deal 2"]
     assert _figures(_regrade(lines)) == _figures(reviews)
     assert page.evaluate(UNLABELLED, "panel-match") == []
+    page.click("#m-replay")            # the same seed: the same first hand again
+    page.wait_for_selector("#m-table:not([hidden])", timeout=SLOW)
+    hands, _ = deal_hands(solver.rule_set(rules), players, seed, 0)
+    assert sorted(_hand(page, "m-setter").split()) == sorted(hands[0].split())
+    assert page.locator("#m-ledger tbody tr").count() == 0
     assert page.problems == []
     page.close()
 

@@ -217,6 +217,8 @@ function fillRules(rulesSelect, playersSelect, choose) {
 
 function gradeRequest(e) {
   const body = Object.assign({ cards: e.cards, setting: e.setting, rules: e.rules }, GRADE);
+  // (A server started with a smaller --max-samples grades on what it allows.)
+  if (state.maxSamples && state.maxSamples < body.samples) body.samples = state.maxSamples;
   if (e.players) body.players = e.players;
   if (e.cut) body.cut = e.cut;
   return body;
