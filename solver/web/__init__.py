@@ -1,6 +1,9 @@
 """The study page: a local web page over the solver, ``python -m solver serve``.
 
-Set a hand by clicking, solve it, and grade your own setting.  The page
+Set a hand by clicking, solve it, and grade your own setting; practise (a session's
+tally kept in the browser, exported as a hand-history file) or play a seeded match
+against the library's settings (:mod:`solver.web.play`, settled by ``solver.settle``).
+The page
 (``static/``: hand-written HTML, CSS and JavaScript, nothing fetched from elsewhere)
 calls a small JSON API whose answers are the library's own: ``solver.solve(...)
 .to_dict()``, ``solver.review(...).to_dict()``, the deal of ``python -m solver deal``.

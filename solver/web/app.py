@@ -14,6 +14,9 @@ Endpoints (JSON; the schema is at ``/api/openapi.json``):
   paste box, read by the library (every notation the command line takes).
 * ``POST /api/deal`` -- a random deal, as ``python -m solver deal --json`` gives it (a
   random seed when none is given; the answer says which).
+* ``POST /api/match/deal``, ``POST /api/match/showdown`` -- the Practice and Match
+  tabs: your hand of a seeded deal, and that deal played against the library's settings
+  and settled (:mod:`solver.web.play`).
 * ``GET /api/status`` -- requests at work and waiting for a worker, and whether (and for
   how long) a first request has been compiling the solver's kernels: the page polls it
   while it waits.
@@ -62,6 +65,7 @@ from starlette.exceptions import HTTPException
 
 import solver
 from .. import _jit
+from . import play
 from .._checks import check_int
 from ..cards import card_name, deck_codes
 from ..display import sort_row
@@ -164,8 +168,16 @@ class _State:
 # One solve is one compiled call, which nothing can interrupt in its thread; so requests
 # run in worker processes, and a request whose client has gone, or whose time is up, has
 # its worker killed (and replaced), rather than left to burn a core for minutes.
-TASKS = ("solve", "review")
+TASKS = ("solve", "review", "showdown")
 CHECK_EVERY = 0.2              # seconds between looks at the client and the clock
+
+
+def _run_task(name: str, args, kwargs) -> dict:
+    """One task's answer as plain values: ``solver.solve`` / ``solver.review``'s
+    ``to_dict()``, or a match showdown's (:func:`solver.web.play.showdown`)."""
+    if name == "showdown":
+        return play.showdown(*args, **kwargs)
+    return getattr(solver, name)(*args, **kwargs).to_dict()
 
 
 def _worker_main(fd: int) -> None:
@@ -209,7 +221,7 @@ def _worker_main(fd: int) -> None:
         watcher = threading.Thread(target=tell_compiling, daemon=True)
         watcher.start()
         try:
-            answer = ("done", "ok", getattr(solver, name)(*args, **kwargs).to_dict())
+            answer = ("done", "ok", _run_task(name, args, kwargs))
         except ValueError as e:
             answer = ("done", "bad", _one_line(e))
         except Exception:
@@ -708,6 +720,24 @@ def create_app(limits: Limits = Limits()) -> FastAPI:
     @app.post("/api/deal", summary="a random deal (python3 -m solver deal --json)")
     async def deal(body: DealRequest) -> dict:
         return _deal(body.rules, body.players, body.seed)
+
+    @app.post("/api/match/deal", summary="your hand of a seeded deal (Practice, Match)")
+    async def match_deal(body: play.MatchDealRequest) -> dict:
+        return play.match_deal(body.rules, body.players, body.seed, body.index)
+
+    @app.post("/api/match/showdown", summary="a match deal played and settled "
+                                             "(solver.settle(..., detail=True))")
+    async def match_showdown(body: play.ShowdownRequest, request: Request) -> dict:
+        options = None
+        if body.opponents in EFFORTS:       # their solves within this server's limit
+            sampling = _solve_sampling(SolveRequest(cards="", rules=body.rules,
+                                                    players=body.players,
+                                                    effort=body.opponents),
+                                       limits.max_samples)
+            options = sampling if "precision" in sampling else dict(effort=body.opponents)
+        return await _in_a_worker(state, request, "showdown", body.rules, body.players,
+                                  body.seed, body.index, body.setting, body.opponents,
+                                  options)
 
     @app.get("/api/status", summary="requests at work and waiting; kernels compiling, and "
                                     "for how long")
