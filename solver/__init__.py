@@ -11,7 +11,8 @@ The rules it implements are in docs/rules.md.  Public API (see README.md for a t
   :func:`holdout_seed` (the seed of its held-out deals)
 * grading a player's own setting: :func:`review` (a :class:`Review`)
 * many hands: :func:`solve_many` (in parallel; :mod:`solver.batch`)
-* the opponent model: :func:`quick_set` (its setting of one hand), :class:`TableModel`
+* the opponent model: :func:`quick_set` (its setting of one hand), :class:`TableModel`,
+  :func:`exploitability` (how far a best response beats it; an :class:`Exploitability`)
 * matches between setters: :mod:`solver.arena` (``python -m solver.arena``)
 """
 __version__ = "0.1.0"     # the one place the version is written (pyproject.toml reads it)
@@ -22,6 +23,7 @@ _quiet_start.install()          # before the slow imports below (see its docstri
 from .autowin import AutomaticWin, automatic_win
 from .batch import solve_many
 from .cards import format_cards, parse_cards
+from .exploitability import Exploitability, exploitability
 from .model import TableModel
 from .quickset import quick_set
 from .review import Review, review
@@ -36,6 +38,7 @@ __all__ = [
     "Alternative",
     "AutomaticWin",
     "CATEGORIES",
+    "Exploitability",
     "PairResult",
     "RULE_SET_NAMES",
     "Review",
@@ -46,6 +49,7 @@ __all__ = [
     "TableModel",
     "automatic_win",
     "evaluate_rows",
+    "exploitability",
     "format_cards",
     "holdout_seed",
     "is_legal",
