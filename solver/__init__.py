@@ -12,7 +12,9 @@ The rules it implements are in docs/rules.md.  Public API (see README.md for a t
 * grading a player's own setting: :func:`review` (a :class:`Review`)
 * many hands: :func:`solve_many` (in parallel; :mod:`solver.batch`)
 * the opponent model: :func:`quick_set` (its setting of one hand), :class:`TableModel`,
-  :func:`exploitability` (how far a best response beats it; an :class:`Exploitability`)
+  :func:`exploitability` (how far a best response beats it; an :class:`Exploitability`),
+  :func:`train_model` (a rule set without a shipped model gets one by self-play; a
+  :class:`TrainedModel`)
 * matches between setters: :mod:`solver.arena` (``python -m solver.arena``)
 """
 __version__ = "0.1.0"     # the one place the version is written (pyproject.toml reads it)
@@ -33,6 +35,7 @@ from .settle import PairResult, Settlement, settle
 from .sampling import holdout_seed, sample_opponents
 from .solution import Alternative, Solution
 from .solve import solve
+from .training import TrainedModel, train_model
 
 __all__ = [
     "Alternative",
@@ -47,6 +50,7 @@ __all__ = [
     "Settlement",
     "Solution",
     "TableModel",
+    "TrainedModel",
     "automatic_win",
     "evaluate_rows",
     "exploitability",
@@ -62,4 +66,5 @@ __all__ = [
     "settle",
     "solve",
     "solve_many",
+    "train_model",
 ]
