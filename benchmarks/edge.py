@@ -8,8 +8,11 @@ truth instead of a match's luck.
 
 ``build`` deals ``--hands`` hands (the arena's deals of seed 12345, seat 0's hand) and,
 for each, scores every non-dominated setting on ``--deals`` deals of the unseen cards,
-the opponents set by the default model: each setting's *true* EV against the model, to
-within about 0.006 units for a difference of two settings (32,768 deals).  It records
+the opponents set by the default model: each setting's *true* EV against the model, as
+its difference from the model's own setting, to within about 0.006 units for a
+difference of two settings (32,768 deals).  (The scoring is the library's:
+:mod:`solver.exploitability`, whose ``exploitability`` measures the best setting's gain
+over the model's own without a setter: chosen on half of the deals, judged on the other.)  It records
 which setting is the model's own (``quick_set``'s, or the one that dominates it).
 
 ``eval`` solves each hand with a setter (``solve[:options]``, as the arena reads it),
@@ -29,11 +32,9 @@ import time
 import numpy as np
 
 import solver
-from solver.arena import deal_hands, setter
-from solver.autowin import automatic_win_kind
-from solver.sampling import anchor_setting, prepare_hand, sampled_opponents
-from solver.scoring import score_candidates, scoring_params
-from solver.search import nondominated_arrangements
+from solver.arena import setter
+from solver.exploitability import candidates, measured_hands, model_index, paired_sums
+from solver.scoring import scoring_params
 from solver.solve import _anchor_candidate
 
 DEAL_SEED = 12345                 # the hands: the arena's deals of this seed
@@ -43,22 +44,17 @@ SOLVE_SEED = 777                  # + hand index: the evaluated setter's seed
 
 def _candidates(cards, rs, cut, seats):
     """The prepared hand, its codes, and its non-dominated settings: row values (K, 3)
-    and row ordinals (K, 3)."""
-    hand = prepare_hand(cards, rs, cut, seats)
-    codes = np.array(hand.own, np.int64)
-    _, ords = nondominated_arrangements(codes, hand.tables, scoring_params(rs))
-    return hand, codes, hand.tables.values[ords].astype(np.int32), ords
+    and row ordinals (K, 3) (solver.exploitability.candidates)."""
+    return tuple(candidates(cards, rs, cut, seats))
 
 
 def truth_hands(rs, players, count):
     """The hands a truth is built for: ``(index, cards, cut, hand, values, ords)`` for
     seat 0 of the arena's deals of DEAL_SEED, hands holding an automatic win left out
-    (declaring is scored apart).  Shared with benchmarks/selection.py."""
-    for i in range(count):
-        hands, cut = deal_hands(rs, players, DEAL_SEED, i)
-        hand, codes, vals, ords = _candidates(hands[0], rs, cut, players)
-        if not (rs.automatic_wins and automatic_win_kind(codes)):
-            yield i, hands[0], cut, hand, vals, ords
+    (declaring is scored apart; solver.exploitability.measured_hands).  Shared with
+    benchmarks/selection.py."""
+    for i, cards, cut, got in measured_hands(rs, players, count, DEAL_SEED):
+        yield i, cards, cut, got.hand, got.values, got.ordinals
 
 
 def add_build_arguments(parser, deals=32768):
@@ -74,16 +70,18 @@ def build(args):
     rs = solver.rule_set(args.rules)
     out = []
     start = time.perf_counter()
-    for i, cards, cut, hand, vals, _ in truth_hands(rs, args.players, args.hands):
-        params = scoring_params(rs)
-        model = _anchor_candidate(vals, anchor_setting(hand, None), params)
-        opp = sampled_opponents(hand, args.deals, TRUTH_SEED + i, None)
-        scores = score_candidates(vals, 0, *opp, params).astype(np.float64)
-        diff = scores - scores[model]
+    for i, cards, cut, got in measured_hands(rs, args.players, args.hands, DEAL_SEED):
+        model = model_index(got)
+        # Each setting's true EV against the model, as its difference from the model's
+        # own setting (all that eval reads), and that difference's standard error.
+        sums, squares = paired_sums(got, model, args.deals, TRUTH_SEED + i)
+        mean = sums / args.deals
+        sd = np.sqrt(np.maximum(0.0, squares / args.deals - mean ** 2))
         out.append(dict(index=i, cards=cards, cut=cut, model=model,
-                        truth=scores.mean(axis=1).round(6).tolist(),
-                        truth_se=(diff.std(axis=1) / np.sqrt(args.deals)).round(6).tolist()))
-        print(f"hand {i}: {len(vals)} settings, {time.perf_counter() - start:.0f} s", flush=True)
+                        truth=mean.round(6).tolist(),
+                        truth_se=(sd / np.sqrt(args.deals)).round(6).tolist()))
+        print(f"hand {i}: {len(got.values)} settings, {time.perf_counter() - start:.0f} s",
+              flush=True)
     meta = dict(rules=rs.name, players=args.players, deals=args.deals, deal_seed=DEAL_SEED,
                 truth_seed=TRUTH_SEED)
     with open(args.out, "w") as f:

@@ -12,7 +12,10 @@ The rules it implements are in docs/rules.md.  Public API (a tour: docs/guide/ap
 * grading a player's own setting: :func:`review` (a :class:`Review`); a whole session
   of hands: :func:`review_many` (a :class:`SessionReport`; :mod:`solver.session`)
 * many hands: :func:`solve_many` (in parallel; :mod:`solver.batch`)
-* the opponent model: :func:`quick_set` (its setting of one hand), :class:`TableModel`
+* the opponent model: :func:`quick_set` (its setting of one hand), :class:`TableModel`,
+  :func:`exploitability` (how far a best response beats it; an :class:`Exploitability`),
+  :func:`train_model` (a rule set without a shipped model gets one by self-play; a
+  :class:`TrainedModel`)
 * matches between setters: :mod:`solver.arena` (``python -m solver.arena``)
 """
 __version__ = "0.1.0"     # the one place the version is written (pyproject.toml reads it)
@@ -23,6 +26,7 @@ _quiet_start.install()          # before the slow imports below (see its docstri
 from .autowin import AutomaticWin, automatic_win
 from .batch import solve_many
 from .cards import format_cards, parse_cards
+from .exploitability import Exploitability, exploitability
 from .model import TableModel
 from .quickset import quick_set
 from .review import Review, review
@@ -33,11 +37,13 @@ from .settle import PairResult, Settlement, settle
 from .sampling import holdout_seed, sample_opponents
 from .solution import Alternative, Solution
 from .solve import solve
+from .training import TrainedModel, train_model
 
 __all__ = [
     "Alternative",
     "AutomaticWin",
     "CATEGORIES",
+    "Exploitability",
     "PairResult",
     "RULE_SET_NAMES",
     "Review",
@@ -47,8 +53,10 @@ __all__ = [
     "Settlement",
     "Solution",
     "TableModel",
+    "TrainedModel",
     "automatic_win",
     "evaluate_rows",
+    "exploitability",
     "format_cards",
     "holdout_seed",
     "is_legal",
@@ -62,4 +70,5 @@ __all__ = [
     "settle",
     "solve",
     "solve_many",
+    "train_model",
 ]

@@ -16,6 +16,9 @@
                       [--cut 4c] [--players N] [--samples 1000] [--seed 0] [--json]
     python3 -m solver review --batch FILE [--rules joker] [--players N] [--samples 1000]
                       [--seed 0] [--workers N] [--top 10] [--json] [--html OUT.html]
+    python3 -m solver train RULES [--players N] [--quick] [--quiet]
+    python3 -m solver exploitability [--rules joker] [--players N] [--hands 200]
+                      [--deals 4096] [--seed 0] [--json] [--quiet]
     python3 -m solver serve [--host 127.0.0.1] [--port 8000] [--max-samples 4000]
                       [--timeout 60]
     python3 -m solver help [COMMAND]
@@ -196,6 +199,48 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--quiet", action="store_true",
                    help="no compile notice, no progress bar")
 
+    tr = sub.add_parser("train", formatter_class=Formatter,
+                        help="train the opponent model of a rule set ahead of time",
+                        description="Train the opponent model of a rule set that has none "
+                                    "shipped with the library, by self-play, and keep it in "
+                                    "the cache folder (a solve would train it on first use). "
+                                    "A built-in rule set, or one with the same content, uses "
+                                    "its shipped model: nothing to train.",
+                        epilog="progress: a bar of the deals played on stderr (on a "
+                               "terminal; --quiet turns it off). Ctrl+C stops it within "
+                               "about a second and leaves nothing half-written; run it "
+                               "again to start over.")
+    tr.add_argument("rules", help=f"the rule set: {', '.join(RULE_SET_NAMES)}")
+    tr.add_argument("--players", type=int, default=None,
+                    help="seats at the table (default: the rule set's largest); one model "
+                         "serves every seat count where the best setting does not depend "
+                         "on it")
+    tr.add_argument("--quick", action="store_true",
+                    help="the quick preset: about a fifth of the work, a weaker model")
+    tr.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    x = sub.add_parser("exploitability", formatter_class=Formatter,
+                       help="how much a best response gains over the opponent model",
+                       description="The opponent model's exploitability: what the best "
+                                   "setting of a hand gains over the model's own setting, "
+                                   "against model opponents, in units a hand, with a 95% "
+                                   "confidence interval over hands (docs/exploitability.md). "
+                                   "The best setting is chosen on half of each hand's deals "
+                                   "and judged on the other half.",
+                       epilog="the default size takes a minute or two for a 13-card rule "
+                              "set heads-up, longer for more seats and for joker and bonus. "
+                              "progress: a bar of the deals on stderr (on a terminal; "
+                              "--quiet turns it off); Ctrl+C stops it within about a second.")
+    x.add_argument("--rules", default="joker", help=f"rule set: {', '.join(RULE_SET_NAMES)}")
+    x.add_argument("--players", type=int, default=None,
+                   help="seats at the table (default: the rule set's largest)")
+    x.add_argument("--hands", type=int, default=200, help="random hands measured")
+    x.add_argument("--deals", type=int, default=4096,
+                   help="deals of the unseen cards a hand (half choose, half judge)")
+    x.add_argument("--seed", type=int, default=0, help="seed of the hands and deals")
+    x.add_argument("--json", action="store_true", help="print JSON instead of text")
+    x.add_argument("--quiet", action="store_true", help="no progress bar")
+
     v = sub.add_parser("serve", formatter_class=Formatter, help="the study page (a local web "
                        "page)", description="Serve the study page: set a hand by clicking, "
                        "solve it, grade your own setting. Needs the web extra: "
@@ -262,6 +307,7 @@ def main(argv=None) -> int:
     # (The server handles its own signals.)
     return run_command(lambda: {"solve": _solve, "eval": _eval, "settle": _settle,
                                 "deal": _deal, "review": _review,
+                                "train": _train, "exploitability": _exploitability,
                                 "serve": _serve}[args.command](args),
                        parser.prog, command_options(parser, args.command),
                        watch_interrupts=args.command != "serve")
@@ -546,6 +592,27 @@ def _review_batch(args) -> int:
         print(report.to_json(top, indent=1))
     else:
         print(report.text(top))
+# --- train, exploitability --------------------------------------------------------------------
+def _train(args) -> int:
+    rs = solver.rule_set(args.rules)
+    with _jit.quiet(args.quiet):
+        result = solver.train_model(rs, args.players, quick=args.quick,
+                                    progress=False if args.quiet else None)
+    print(result)
+    return 0
+
+
+def _exploitability(args) -> int:
+    rs = solver.rule_set(args.rules)
+    with _jit.quiet(args.quiet):
+        result = solver.exploitability(rs, args.players, hands=args.hands, deals=args.deals,
+                                       seed=args.seed, progress=False if args.quiet else None)
+    if args.json:
+        _print_json(result.to_dict())
+        return 0
+    print(result)
+    print(f"(best setting the model's own in {result.same_as_model:.0%} of choices; "
+          f"{result.seconds:.0f} s)")
     return 0
 
 

@@ -32,10 +32,12 @@ each sampled deal exactly.  The model only has to say how opponents set their ha
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
+import hashlib
 import json
 from pathlib import Path
-from typing import NamedTuple
+from typing import Callable, Mapping, NamedTuple
 
 import numpy as np
 from llvmlite import ir
@@ -44,8 +46,8 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic, overload
 
 from ._jit import njit
-from .rules import (CATEGORIES, CATEGORY_INDEX, SCHEME_EASTERN, SCHEME_MANDARIN, SCHEME_ROWS,
-                    SCHEME_SCOOP, SCHEME_WESTERN, RuleSet, rule_set as _rules)
+from .rules import (CATEGORIES, CATEGORY_INDEX, RULE_SET_NAMES, SCHEME_EASTERN, SCHEME_MANDARIN,
+                    SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN, RuleSet, rule_set as _rules)
 from .kernels import ROW_SHIFT, SUIT_BITS
 from .tables import CATEGORY_SHIFT, RowTables
 
@@ -1009,8 +1011,9 @@ def mix_fields(a: Field, b: Field, weight_b: float) -> Field:
 
 
 # --- the shipped fields ----------------------------------------------------------------------
-def save_fields(path: Path, fields: "dict[int, Field]", meta: dict) -> None:
-    """Write fields (keyed by Bonus rank, -1 where the rule set has none) to one .npz."""
+def fields_arrays(fields: "dict[int, Field]", meta: dict) -> "dict[str, np.ndarray]":
+    """The arrays of a model file: fields (keyed by Bonus rank, -1 where the rule set
+    has none) and ``meta`` (JSON text)."""
     arrays = {}
     for rank, f in fields.items():
         for r in range(3):
@@ -1018,16 +1021,27 @@ def save_fields(path: Path, fields: "dict[int, Field]", meta: dict) -> None:
             arrays[f"b{rank}_weights{r}"] = f.weights[r].astype(np.float64)
         arrays[f"b{rank}_q"] = np.array([f.q_scoop, f.q_sweep])
     arrays["meta"] = np.array(json.dumps(meta, sort_keys=True))
-    np.savez_compressed(path, **arrays)
+    return arrays
+
+
+def save_fields(path: Path, fields: "dict[int, Field]", meta: dict) -> None:
+    """Write fields (keyed by Bonus rank, -1 where the rule set has none) to one .npz."""
+    np.savez_compressed(path, **fields_arrays(fields, meta))
 
 
 def load_fields(path: Path) -> "dict[int, Field]":
+    """The fields of a model file (:func:`save_fields`)."""
     with np.load(path) as data:
-        ranks = sorted({int(k[1:].split("_")[0]) for k in data.files if k.startswith("b")})
-        return {rank: Field(tuple(data[f"b{rank}_values{r}"].astype(np.int64) for r in range(3)),
-                            tuple(data[f"b{rank}_weights{r}"] for r in range(3)),
-                            float(data[f"b{rank}_q"][0]), float(data[f"b{rank}_q"][1]))
-                for rank in ranks}
+        return fields_of_arrays({name: data[name] for name in data.files})
+
+
+def fields_of_arrays(data: "dict[str, np.ndarray]") -> "dict[int, Field]":
+    """The fields held in the arrays of a model file (:func:`fields_arrays`)."""
+    ranks = sorted({int(k[1:].split("_")[0]) for k in data if k.startswith("b")})
+    return {rank: Field(tuple(data[f"b{rank}_values{r}"].astype(np.int64) for r in range(3)),
+                        tuple(data[f"b{rank}_weights{r}"] for r in range(3)),
+                        float(data[f"b{rank}_q"][0]), float(data[f"b{rank}_q"][1]))
+            for rank in ranks}
 
 
 class TableModel:
@@ -1048,6 +1062,10 @@ class TableModel:
 
     @classmethod
     def shipped(cls, rules: "str | RuleSet", n_seats: int) -> "TableModel":
+        """The library's model for a rule set and seat count: the file shipped in
+        ``solver/data/`` for a rule set whose content is a built-in one's (whatever its
+        name), else the one trained for it by self-play and kept in the cache folder,
+        trained first if there is none (:func:`solver.train_model`)."""
         rs = _rules(rules)
         return _shipped_model(rs, model_seats(rs, n_seats), n_seats)
 
@@ -1085,15 +1103,98 @@ def model_seats(rules: RuleSet, n_seats: int) -> int:
     return 0
 
 
+def seats_suffix(seats_key: int) -> str:
+    """How a model file's name says the seats it is for (:func:`model_seats`)."""
+    return f"{seats_key}seats" if seats_key else "any-seats"
+
+
 def model_file(rules: RuleSet, seats_key: int) -> Path:
-    suffix = f"{seats_key}seats" if seats_key else "any-seats"
-    return DATA / f"model-{rules.name.replace(':', '-')}-{suffix}.npz"
+    """The shipped model file of a built-in rule set (it may not exist)."""
+    return DATA / f"model-{rules.name.replace(':', '-')}-{seats_suffix(seats_key)}.npz"
+
+
+# --- which model a rule set gets --------------------------------------------------------------
+# The fields of a RuleSet that only name or describe it: two rule sets that differ in
+# nothing else are the same game and share a model.  (A field can also say so itself,
+# with metadata={"content": False}.)
+NOT_CONTENT = frozenset({"name"})
+
+
+def rules_content(rules: "str | RuleSet") -> dict:
+    """What decides the game of a rule set, as plain JSON-ready data: every field of
+    the :class:`~solver.rules.RuleSet` dataclass (whatever fields it has) but those that
+    only name it (:data:`NOT_CONTENT`)."""
+    rs = _rules(rules)
+    return {f.name: _plain(getattr(rs, f.name)) for f in dataclasses.fields(rs)
+            if f.name not in NOT_CONTENT and f.metadata.get("content", True)}
+
+
+def _plain(value):
+    """``value`` as JSON data with one spelling: mappings as objects (keys as text),
+    sequences as lists, sets sorted, dataclasses by their fields."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (set, frozenset)):
+        return sorted((_plain(v) for v in value), key=repr)
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return repr(value)
+
+
+@functools.lru_cache(maxsize=256)
+def rules_digest(rules: "str | RuleSet") -> str:
+    """A digest of a rule set's content (:func:`rules_content`, as canonical JSON): the
+    same for two rule sets that play the same game, whatever their names; different as
+    soon as any field that decides the game differs.  A model trained for a rule set is
+    kept under it, so a changed rule set gets a model of its own.
+
+    >>> rules_digest("classic") == rules_digest("classic:western") != rules_digest("pagat")
+    True
+    """
+    text = json.dumps(rules_content(rules), sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=256)
+def shipped_twin(rules: RuleSet, seats_key: int) -> "RuleSet | None":
+    """The built-in rule set with the same content as ``rules`` (:func:`rules_digest`)
+    and a model shipped for ``seats_key`` seats, or None.  (Kept: every solve of a
+    52-card rule set asks, solver.pool.applies.)"""
+    digest = rules_digest(rules)
+    for name in RULE_SET_NAMES:
+        builtin = _rules(name)
+        if rules_digest(builtin) == digest and model_file(builtin, seats_key).exists():
+            return builtin
+    return None
+
+
+# Who trains the model of a rule set that has none: solver.training registers itself
+# here when the package is imported.  (It plays hands with solver.policy, which sits on
+# this module: this module cannot import it.)
+_trainer: "Callable[[RuleSet, int], TableModel] | None" = None
+
+
+def set_trainer(train: "Callable[[RuleSet, int], TableModel]") -> None:
+    """Make ``train(rules, n_seats)`` the way a rule set without a shipped model gets
+    one (:mod:`solver.training` calls this)."""
+    global _trainer
+    _trainer = train
 
 
 @functools.lru_cache(maxsize=None)
 def _shipped_model(rules: RuleSet, seats_key: int, n_seats: int) -> TableModel:
-    path = model_file(rules, seats_key)
-    if not path.exists():
-        raise FileNotFoundError(f"no opponent model for {rules.name} with {n_seats} seats "
-                                f"({path.name}); run python -m solver.policy_training")
-    return TableModel(rules, n_seats, load_fields(path), name="table")
+    twin = shipped_twin(rules, seats_key)
+    if twin is not None:
+        return TableModel(rules, n_seats, load_fields(model_file(twin, seats_key)),
+                          name="table")
+    if _trainer is None:
+        raise FileNotFoundError(f"no opponent model for {rules.name} with {n_seats} seats; "
+                                f"train one with python3 -m solver train")
+    return _trainer(rules, n_seats)

@@ -59,6 +59,25 @@ def deal_round(rs: RuleSet, deals: int, rng: np.random.Generator):
     return hands, ranks
 
 
+# Deals set by one call of the kernel: a fraction of a second, so that a Ctrl+C (which a
+# running kernel does not see) stops training soon, and progress moves.
+CHUNK_DEALS = 1000
+
+
+def _set_in_chunks(hands, t, kind, mt, params, field, n_seats, detect_auto, on_deals):
+    """(row values, automatic-win codes) of ``hands`` set by policy ``kind``, CHUNK_DEALS
+    deals at a time: the same as one call gives, since each hand is set alone."""
+    vals = np.empty(hands.shape[:2] + (3,), np.int32)
+    auto = np.empty(hands.shape[:2], np.int8)
+    for start in range(0, len(hands), CHUNK_DEALS):
+        part = slice(start, min(len(hands), start + CHUNK_DEALS))
+        vals[part], auto[part], _ = set_hands(hands[part], t, kind, mt, params, field,
+                                              n_seats, detect_auto)
+        if on_deals is not None:
+            on_deals(part.stop - part.start)
+    return vals, auto
+
+
 def _round_rows(vals: np.ndarray, auto: np.ndarray):
     """The played rows of a round (declared hands are not compared) and, over pairs of
     hands of the same deal, how often one loses no row to the other and wins every row."""
@@ -77,11 +96,14 @@ def _round_rows(vals: np.ndarray, auto: np.ndarray):
 
 
 def self_play(rule_set: "str | RuleSet", n_seats: int, *, rounds: int = ROUNDS,
-              deals: int = DEALS, seed: int = 0, log=None, each_round=None) -> TableModel:
+              deals: int = DEALS, seed: int = 0, log=None, each_round=None,
+              on_deals=None) -> TableModel:
     """The model after ``rounds`` rounds of fictitious play (see the module docstring);
     its fields are keyed by Bonus rank (-1 where the rule set has none).
     ``each_round(r, model)``, if given, sees the model after round r (r = 0..rounds):
-    the same as ``self_play(..., rounds=r)`` gives, since each round is seeded alone."""
+    the same as ``self_play(..., rounds=r)`` gives, since each round is seeded alone.
+    ``on_deals(n)``, if given, hears of every ``n`` deals set (``(rounds + 1) * deals``
+    in all), at most CHUNK_DEALS at a time."""
     rs = _rules(rule_set)
     params = scoring_params(rs)
     ranks_used = range(13) if rs.cut_card else [-1]
@@ -99,8 +121,8 @@ def self_play(rule_set: "str | RuleSet", n_seats: int, *, rounds: int = ROUNDS,
                 kind, mt = POLICY_SBF, model_tables(_flat_field(), rs, t, n_seats)
             else:
                 kind, mt = POLICY_TABLE, model_tables(fields[rank], rs, t, n_seats)
-            vals, auto, _ = set_hands(hands[pick], t, kind, mt, params, dummy_field,
-                                      n_seats, bool(rs.automatic_wins))
+            vals, auto = _set_in_chunks(hands[pick], t, kind, mt, params, dummy_field,
+                                        n_seats, bool(rs.automatic_wins), on_deals)
             rows, q_scoop, q_sweep = _round_rows(vals, auto)
             new[rank] = field_from_rows(rows, q_scoop=q_scoop, q_sweep=q_sweep)
         fields = new if rnd == 0 else {r: mix_fields(fields[r], new[r], 2.0 / (rnd + 2))

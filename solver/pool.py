@@ -94,6 +94,7 @@ import numpy as np
 
 from ._cache import cache_dir, load_arrays, old_pools, save_arrays
 from ._jit import doing, notices_enabled, source_digest
+from .model import model_seats, shipped_twin
 from .policy import builtin_policy, set_hands
 from .rules import RuleSet
 from .scoring import scoring_params
@@ -146,10 +147,12 @@ def _unpacked(packed: np.ndarray) -> tuple:
 def applies(rs: RuleSet, n_seats: int, policy) -> bool:
     """Whether solves of ``rs`` with ``policy`` can take deals from a pool: a deck of 52
     distinct cards (no cut card, no jokers, no second spades), 13 cards dealt, and the
-    shipped model."""
+    shipped model (a pool is kept under the rule set's name; a model trained for a rule
+    set of the user's, which may change under the same name, gets none)."""
     return (rs.deck_size == 52 and rs.jokers == 0 and not rs.cut_card
             and rs.cards_dealt == 13 and n_seats in rs.seats
-            and (policy is None or (isinstance(policy, str) and policy == "table")))
+            and (policy is None or (isinstance(policy, str) and policy == "table"))
+            and shipped_twin(rs, model_seats(rs, n_seats)) is not None)
 
 
 def chunk_order(seed: int) -> np.ndarray:

@@ -1,0 +1,253 @@
+"""Opponent models for rule sets without a shipped one (solver.training): the content
+digest, the shipped twin, training on first use and ahead of time, the cache, the lock
+between processes, Ctrl+C, and the ``train`` command."""
+import dataclasses
+import fcntl
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import solver
+import solver.training as training
+from solver import policy_training
+from solver.__main__ import main
+from solver.model import (TableModel, load_fields, model_file, rules_content, rules_digest,
+                          shipped_twin)
+from solver.pool import applies
+
+TINY = training.Preset(1, 300)          # seconds, not minutes
+
+
+def custom(**changes):
+    """A rule set no shipped model fits (classic with another foul penalty)."""
+    return dataclasses.replace(solver.rule_set("classic"), name="classic-test",
+                               **{"foul_penalty": 6, **changes})
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOLVER_CACHE_DIR", str(tmp_path))
+    monkeypatch.setitem(training.PRESETS, "default", TINY)
+    monkeypatch.setitem(training.PRESETS, "quick", training.Preset(1, 100))
+    return tmp_path
+
+
+# --- the digest -----------------------------------------------------------------------------
+def test_the_digest_covers_every_field_but_the_name():
+    rs = solver.rule_set("classic")
+    names = {f.name for f in dataclasses.fields(rs)}
+    assert set(rules_content(rs)) == names - {"name"}
+    assert rules_digest(dataclasses.replace(rs, name="anything")) == rules_digest(rs)
+
+
+@pytest.mark.parametrize("change", [
+    dict(foul_penalty=5), dict(majority_bonus=2), dict(jokers=1), dict(seats=(2, 3)),
+    dict(automatic_wins={"dragon": 13}), dict(foul_loses_rows=True),
+    dict(row_bonus=tuple(tuple(u + (r == 2 and c == 11) for c, u in enumerate(row))
+                         for r, row in enumerate(solver.rule_set("classic").row_bonus))),
+])
+def test_the_digest_changes_when_a_field_changes(change):
+    rs = solver.rule_set("classic")
+    assert rules_digest(dataclasses.replace(rs, **change)) != rules_digest(rs)
+
+
+def test_the_built_in_rule_sets_have_distinct_digests():
+    digests = {name: rules_digest(name) for name in solver.RULE_SET_NAMES}
+    assert digests["classic"] == digests["classic:western"]
+    assert len(set(digests.values())) == len(solver.RULE_SET_NAMES) - 1
+
+
+# --- which model ------------------------------------------------------------------------------
+def test_a_renamed_built_in_uses_the_shipped_model(cache):
+    twin = dataclasses.replace(solver.rule_set("pagat"), name="my pagat")
+    assert shipped_twin(twin, 0) is solver.rule_set("pagat")
+    got = solver.train_model(twin, 2)
+    assert got.source == "shipped" and got.path == model_file(solver.rule_set("pagat"), 0)
+    shipped = load_fields(got.path)[-1]
+    assert all((a == b).all() for a, b in zip(got.model.fields[-1].values, shipped.values))
+    assert not list(cache.rglob("*.npz"))             # nothing trained
+    assert applies(twin, 2, None)                      # and it solves from the pool
+
+
+def test_a_new_rule_set_trains_caches_and_loads(cache, monkeypatch):
+    rs = custom()
+    assert shipped_twin(rs, 0) is None and not applies(rs, 2, None)
+    first = solver.train_model(rs, 2, progress=False)
+    assert first.source == "trained" and first.path.exists()
+    assert first.path.parent == cache / "models" and rules_digest(rs) in first.path.name
+    assert [p.suffix for p in first.path.parent.iterdir()] in ([".npz", ".lock"],
+                                                              [".lock", ".npz"])
+
+    def no_training(*args, **kwargs):
+        raise AssertionError("trained again")
+    monkeypatch.setattr(training, "self_play", no_training)
+    second = solver.train_model(rs, 3, progress=False)       # any seat count: one model
+    assert second.source == "cache" and second.path == first.path
+    for a, b in zip(first.model.fields[-1].weights, second.model.fields[-1].weights):
+        np.testing.assert_array_equal(a, b)
+    # Another foul penalty is another game: another model.
+    assert training.model_path(custom(foul_penalty=7), 2) != first.path
+
+
+def test_a_solve_trains_on_first_use_then_loads(cache, monkeypatch):
+    rs = custom(foul_penalty=9)
+    hand = "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d"
+    monkeypatch.delenv("SOLVER_QUIET", raising=False)
+    setting = solver.quick_set(hand, rs, players=2)
+    assert len(list((cache / "models").glob("*.npz"))) == 1
+    model = TableModel.shipped(rs, 2)
+    assert model.rules == rs
+    solution = solver.solve(hand, rs, players=2, samples=200, holdout=0)
+    assert solution.ev is not None and len(setting) == 3
+
+
+def test_the_default_model_is_preferred_to_the_quick_one(cache):
+    rs = custom(foul_penalty=11)
+    quick = solver.train_model(rs, 2, quick=True, progress=False)
+    assert training._on_first_use(rs, 2).fields[-1].weights[0].sum() == pytest.approx(
+        quick.model.fields[-1].weights[0].sum())
+    default = solver.train_model(rs, 2, progress=False)
+    assert default.path != quick.path
+    used = training._on_first_use(rs, 2).fields[-1]
+    for a, b in zip(used.values, default.model.fields[-1].values):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_a_damaged_model_file_is_said_and_trained_again(cache, capsys):
+    rs = custom(foul_penalty=12)
+    path = solver.train_model(rs, 2, progress=False).path
+    path.write_bytes(path.read_bytes()[:100])
+    again = solver.train_model(rs, 2, progress=False)
+    assert again.source == "trained" and "is damaged" in capsys.readouterr().err
+
+
+def test_training_in_chunks_gives_the_same_model(monkeypatch):
+    rs = custom()
+    whole = policy_training.self_play(rs, 2, rounds=2, deals=500)
+    monkeypatch.setattr(policy_training, "CHUNK_DEALS", 64)
+    seen = []
+    parts = policy_training.self_play(rs, 2, rounds=2, deals=500, on_deals=seen.append)
+    assert sum(seen) == 3 * 500 and max(seen) == 64
+    for a, b in zip(whole.fields[-1].values + whole.fields[-1].weights,
+                    parts.fields[-1].values + parts.fields[-1].weights):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_bad_arguments(cache):
+    with pytest.raises(ValueError, match="players=5"):
+        solver.train_model(custom(), 5)
+    with pytest.raises(ValueError, match="players must be an integer"):
+        solver.train_model(custom(), "2")
+
+
+# --- between processes ------------------------------------------------------------------------
+SCRIPT = textwrap.dedent("""
+    import dataclasses, sys
+    import solver, solver.training as training
+    training.PRESETS["default"] = training.Preset(*map(int, sys.argv[1:3]))
+    rs = dataclasses.replace(solver.rule_set("classic"), name="classic-test", foul_penalty=6)
+    print(solver.train_model(rs, 2, progress=False).source, flush=True)
+""")
+
+
+def _start(cache, rounds, deals, name):
+    """A process training the custom model; its stderr goes to the file ``name``."""
+    env = dict(os.environ, SOLVER_CACHE_DIR=str(cache))
+    env.pop("SOLVER_QUIET", None)
+    return subprocess.Popen([sys.executable, "-c", SCRIPT, str(rounds), str(deals)], env=env,
+                            stdout=subprocess.PIPE, stderr=open(cache / name, "w"), text=True)
+
+
+def test_two_processes_train_once(cache):
+    path = training.model_path(custom(), 2)
+    path.parent.mkdir(parents=True)
+    # Hold the lock, so that both processes find it taken and wait; then let them go.
+    fd = os.open(path.with_suffix(".lock"), os.O_RDWR | os.O_CREAT)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    procs = [_start(cache, *TINY[:2], f"err{i}") for i in range(2)]
+    errs = [cache / f"err{i}" for i in range(2)]
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not all(
+                "waiting for another process" in e.read_text() for e in errs):
+            time.sleep(0.2)
+    finally:
+        os.close(fd)
+    outs = [p.communicate(timeout=300)[0] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], [e.read_text() for e in errs]
+    assert sorted(out.strip() for out in outs) == ["cache", "trained"]
+    assert all("waiting for another process" in e.read_text() for e in errs)
+    assert [p.name for p in path.parent.glob("*.npz")] == [path.name]
+    assert not list(path.parent.glob("*.tmp"))
+
+
+def test_ctrl_c_leaves_nothing_behind(cache, monkeypatch):
+    long = training.Preset(30, 20000)               # minutes: it is stopped long before
+    monkeypatch.setitem(training.PRESETS, "default", long)
+    path = training.model_path(custom(), 2)
+    proc = _start(cache, long.rounds, long.deals, "err")
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not _training(path):
+            time.sleep(0.2)
+        _training_seen = _training(path)
+        time.sleep(1.0)                              # well into the self-play
+        proc.send_signal(signal.SIGINT)
+        start = time.monotonic()
+        proc.communicate(timeout=60)
+        stopped = time.monotonic() - start
+    finally:
+        proc.kill()
+    assert _training_seen, "the process never started training"
+    assert proc.returncode != 0
+    assert stopped < 5                               # (a loaded machine: about 1 s alone)
+    assert not list(path.parent.glob("*.npz")) and not list(path.parent.glob("*.tmp"))
+
+
+def _training(path: Path) -> bool:
+    """Whether some process holds the lock of ``path`` (it is training)."""
+    if not path.with_suffix(".lock").exists():
+        return False
+    fd = os.open(path.with_suffix(".lock"), os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+
+
+# --- the command ------------------------------------------------------------------------------
+def test_the_train_command(cache, capsys, monkeypatch):
+    real = solver.rule_set
+    monkeypatch.setattr(solver, "rule_set",
+                        lambda name: custom() if name == "classic-test" else real(name))
+    assert main(["train", "classic-test", "--players", "2", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("classic-test, 2 players: trained in ") and "default preset" in out
+    assert main(["train", "classic-test", "--quick", "--quiet"]) == 0
+    assert "trained in" in capsys.readouterr().out        # the quick preset is its own
+    assert main(["train", "classic-test", "--quiet"]) == 0
+    assert "already trained (default preset" in capsys.readouterr().out
+    assert main(["train", "classic"]) == 0
+    assert "the model shipped with the library" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["train", "poker"], "unknown rule set 'poker'"),
+    (["train", "classic", "--players", "9"], "--players 9: the classic rule set plays"),
+    (["train"], "the following arguments are required: rules"),
+])
+def test_the_train_command_errors(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) <= 3
