@@ -176,11 +176,11 @@ def _path(seed: int) -> "tuple[np.ndarray, np.ndarray]":
 @functools.lru_cache(maxsize=1)
 def _version_digest() -> str:
     """A digest of what decides a pool's contents: the package's sources and data (the
-    model, its kernel, the row tables), NumPy's version (its shuffles) and the format."""
+    model, its kernel, the row tables, the shipped rule-set files), NumPy's version (its shuffles) and the format."""
     root = Path(__file__).resolve().parent
     digest = hashlib.sha256(f"{POOL_FORMAT} {np.__version__} {source_digest()}".encode())
-    for path in sorted((root / "data").glob("*")):
-        digest.update(path.name.encode())
+    for path in sorted(p for p in (root / "data").rglob("*") if p.is_file()):
+        digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
