@@ -26,9 +26,8 @@ class RuleFileError(ValueError):
 
     def __init__(self, source: str, key: str, value: Any, reason: str):
         self.source, self.key, self.value, self.reason = source, key, value, reason
-        where = f"{source}: " if source else ""
         shown = "" if value is NO_VALUE else f" = {toml_value(value)}"
-        super().__init__(f"{where}{key}{shown}: {reason}")
+        super().__init__(": ".join(part for part in (source, key + shown, reason) if part))
 
 
 NO_VALUE = object()      # no value to show: the message names the key only
@@ -117,7 +116,7 @@ def read(text: str, source: str) -> dict:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise RuleFileError(source, "TOML", NO_VALUE, f"invalid TOML: {e}") from None
+        raise RuleFileError(source, "", NO_VALUE, f"invalid TOML: {e}") from None
 
 
 def toml_value(value: Any) -> str:

@@ -37,6 +37,9 @@ CATEGORY_INDEX: Mapping[str, int] = MappingProxyType({n: i for i, n in enumerate
 
 ROWS = ("front", "middle", "back")
 ROW_SIZES = (3, 5, 5)
+# The categories a 3-card Front can make, weakest first (docs/rules.md#the-ladder: no
+# straights or flushes); joker trips exist only there.
+FRONT_CATEGORIES = ("high_card", "pair", "trips", "bonus_trips", "joker_trips")
 
 # The compiled scoring kernels (solver.scoring), as small integers.  A rule set does not
 # name its kernel: :attr:`RuleSet.scheme` is derived from its scoring fields, the fastest
@@ -298,7 +301,7 @@ def _rule_set_from_dict(data: Mapping, source: str = "", default_name: "str | No
     reader = _FileReader(data, source)
     name = reader.string("", "name", default_name)
     if not name:
-        raise RuleFileError(source, "name", reader.raw("", "name", ""),
+        raise RuleFileError(source, "name", NO_VALUE if name is None else name,
                             "a rule set needs a name")
     spade_copies = 2 if reader.boolean("deck", "extra_spades", False) else 1
     jokers = reader.integer("deck", "jokers", 0, 0, 3)
@@ -329,9 +332,16 @@ def _rule_set_from_dict(data: Mapping, source: str = "", default_name: "str | No
     royalties = dict(bonus_mode=reader.choice("royalties", "mode", BONUS_ADD, BONUS_MODES),
                      bonus_paid=reader.choice("royalties", "paid", PAID_ROW_WON, BONUS_PAID),
                      bonus_multiplied=reader.boolean("royalties", "multiplied", False))
-    row_bonus = _bonus_table({(row, category): units for row in ROWS
-                              for category, units in reader.units(
-                                  "royalties", row, CATEGORIES, 0).items()})
+    royalty_units = {}
+    for row in ROWS:
+        for category, units in reader.units("royalties", row, CATEGORIES, 0).items():
+            if (category not in FRONT_CATEGORIES if row == "front"
+                    else category == "joker_trips"):
+                raise RuleFileError(source, f"royalties.{row}.{category}", units,
+                                    f"a {row.title()} of {ROW_SIZES[ROWS.index(row)]} cards is "
+                                    f"never {category}")
+            royalty_units[row, category] = units
+    row_bonus = _bonus_table(royalty_units)
 
     rule = reader.choice("fouls", "rule", FOUL_NOT_ALLOWED, FOUL_RULES)
     penalty = reader.integer("fouls", "penalty", 0, 0)
@@ -343,7 +353,6 @@ def _rule_set_from_dict(data: Mapping, source: str = "", default_name: "str | No
                             f'a penalty is paid only with rule = "penalty", not {rule!r}')
 
     automatic_wins = reader.units("automatic_wins", None, AUTOMATIC_WINS, 1)
-    reader.no_unknown_keys()
     try:
         return RuleSet(name=name, spade_copies=spade_copies, jokers=jokers, cut_card=cut_card,
                        cards_dealt=cards, seats=seats, deal_all_unseen=deal_all_unseen,
@@ -355,20 +364,38 @@ def _rule_set_from_dict(data: Mapping, source: str = "", default_name: "str | No
 
 
 class _FileReader:
-    """Reads a file's values key by key, each checked for type and range, and remembers
-    which keys it read, so the keys left over are the unknown ones."""
+    """Reads a file's values key by key, each checked for type and range, once every key
+    of the file is known to be one of the layout's (solver.rule_file.KEYS)."""
 
     def __init__(self, data: Mapping, source: str):
         if not isinstance(data, Mapping):
             raise RuleFileError(source, "rules", data, "a rule set is a table of keys")
-        self.data, self.source, self.read = data, source, set()
+        self.data, self.source = data, source
         for section in SECTIONS:
             if section in data and not isinstance(data[section], Mapping):
                 raise RuleFileError(source, section, data[section],
                                     f"must be a table ([{section}])")
+        self._no_unknown_keys()
+
+    def _no_unknown_keys(self):
+        top = {"name"} | set(SECTIONS)
+        for key, value in self.data.items():
+            if key not in top:
+                home = [k.section for k in KEYS if k.name == key and k.section]
+                reason = (f"unknown key; it belongs in [{home[0]}]" if home
+                          else f"unknown key{nearest(key, top)}")
+                raise RuleFileError(self.source, key, value, reason)
+        for section in SECTIONS:
+            if section == "automatic_wins":        # names, checked as they are read
+                continue
+            valid = [k.name for k in KEYS if k.section == section and not k.name.isupper()]
+            valid += list(ROWS) if section == "royalties" else []
+            for key, value in self.data.get(section, {}).items():
+                if key not in valid:
+                    raise RuleFileError(self.source, f"{section}.{key}", value,
+                                        f"unknown key{nearest(key, valid)}")
 
     def raw(self, section: str, key: str, default):
-        self.read.add((section, key))
         table = self.data.get(section, {}) if section else self.data
         return table.get(key, default)
 
@@ -433,8 +460,6 @@ class _FileReader:
         """The table ``section.table`` (``table`` None: the section itself) of names in
         ``valid`` -> units of at least ``low``."""
         key = f"{section}.{table}" if table else section
-        if table:
-            self.read.add((section, table))
         entries = self.data.get(section, {})
         entries = entries.get(table, {}) if table else entries
         if not isinstance(entries, Mapping):
@@ -446,24 +471,7 @@ class _FileReader:
                 raise RuleFileError(self.source, f"{key}.{name}", units,
                                     f"unknown name{nearest(name, valid)}")
             out[name] = self.integer(key, name, None, low, value=units)
-        if not table:
-            self.read.update((section, name) for name in entries)
         return out
-
-    def no_unknown_keys(self):
-        top = {"name"} | set(SECTIONS)
-        for key, value in self.data.items():
-            if key not in top:
-                home = [k.section for k in KEYS if k.name == key and k.section]
-                reason = (f"unknown key; it belongs in [{home[0]}]" if home
-                          else f"unknown key{nearest(key, top)}")
-                raise RuleFileError(self.source, key, value, reason)
-        for section in SECTIONS:
-            valid = [k.name for k in KEYS if k.section == section]
-            for key, value in self.data.get(section, {}).items():
-                if (section, key) not in self.read:
-                    raise RuleFileError(self.source, f"{section}.{key}", value,
-                                        f"unknown key{nearest(key, valid)}")
 
 
 def _rule_set_to_dict(rs: RuleSet) -> dict:

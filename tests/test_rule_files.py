@@ -11,7 +11,7 @@ import pytest
 import solver
 from solver import rules
 from solver.rule_file import KEYS, RuleFileError
-from solver.rules import (AUTOMATIC_WINS, CATEGORIES, ROWS, RULE_SET_NAMES, RuleSet,
+from solver.rules import (AUTOMATIC_WINS, CATEGORIES, FRONT_CATEGORIES, ROWS, RULE_SET_NAMES, RuleSet,
                           _bonus_table, builtin_name, cache_name, rule_set)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -134,8 +134,10 @@ def random_rule_dict(rng: random.Random) -> dict:
                             for n in rng.sample(AUTOMATIC_WINS, rng.randint(0, 4))}}
     for row in ROWS:
         if rng.random() < 0.6:
+            makeable = (FRONT_CATEGORIES if row == "front"
+                        else [c for c in CATEGORIES if c != "joker_trips"])
             d["royalties"][row] = {c: rng.randint(0, 10)
-                                   for c in rng.sample(CATEGORIES, rng.randint(1, 4))}
+                                   for c in rng.sample(makeable, rng.randint(1, 4))}
     for section in ("scoring", "royalties"):       # some keys left to their default
         for key in list(d[section]):
             if rng.random() < 0.2:
@@ -187,3 +189,115 @@ def test_the_layout_lists_every_field():
     assert written >= {"name"} | {f"{s}.{k}" for s, t in d.items() if isinstance(t, dict)
                                   for k in t if not isinstance(t[k], dict)
                                   and s != "automatic_wins"}
+
+
+# --- bad files: one line naming the file, the key, the value and the reason ------------
+
+CLASSIC = rule_set("classic").to_toml()
+BAD_FILES = [
+    # (id, the file's text, the key named, the value shown, words of the reason)
+    ("invalid TOML", "name = 'x'\n[deck\njokers = 1\n", "invalid TOML", None, "line 2"),
+    ("unknown top-level key", "nmae = 'x'\n", "nmae", '"x"', "did you mean 'name'"),
+    ("key outside its section", "jokers = 2\n", "jokers", "2", "belongs in [deck]"),
+    ("unknown section", "[scorring]\nscoop_units = 1\n", "scorring", None,
+     "did you mean 'scoring'"),
+    ("unknown key in a section", "[scoring]\nmajority = 1\n", "scoring.majority", "1",
+     "did you mean 'majority_bonus'"),
+    ("unknown category", "[royalties]\nfront.trip = 3\n", "royalties.front.trip", "3",
+     "did you mean 'trips'"),
+    ("unknown automatic win", "[automatic_wins]\ndragons = 13\n",
+     "automatic_wins.dragons", "13", "did you mean 'dragon'"),
+    ("unknown choice", "[scoring]\nscoop = 'all_rows'\n", "scoring.scoop", '"all_rows"',
+     "did you mean 'all_rows_won'"),
+    ("string for a number", "[deck]\njokers = 'two'\n", "deck.jokers", '"two"',
+     "whole number"),
+    ("fraction for a number", "[deal]\ncards = 13.5\n", "deal.cards", "13.5",
+     "whole number"),
+    ("boolean for a number", "[scoring]\nscoop_units = true\n", "scoring.scoop_units",
+     "true", "whole number"),
+    ("number for a boolean", "[deck]\ncut_card = 1\n", "deck.cut_card", "1",
+     "true or false"),
+    ("number for a name", "name = 3\n", "name", "3", "string"),
+    ("short row points", "[scoring]\nrow_points = [1, 1]\n", "scoring.row_points",
+     "[1, 1]", "list of 3"),
+    ("seats not a list", "[deal]\nseats = 4\n", "deal.seats", "4", "list of seat counts"),
+    ("section not a table", "deck = 3\n", "deck", "3", "must be a table"),
+    ("negative units", "[scoring]\nscoop_units = -1\n", "scoring.scoop_units", "-1",
+     "at least 0"),
+    ("negative royalty", "[royalties]\nback.quads = -2\n", "royalties.back.quads", "-2",
+     "at least 0"),
+    ("automatic win of no units", "[automatic_wins]\ndragon = 0\n",
+     "automatic_wins.dragon", "0", "at least 1"),
+    ("negative penalty", "[fouls]\nrule = 'penalty'\npenalty = -4\n", "fouls.penalty",
+     "-4", "at least 0"),
+    ("too few cards", "[deal]\ncards = 12\n", "deal.cards", "12", "from 13 to 17"),
+    ("too many cards", "[deal]\ncards = 18\n", "deal.cards", "18", "from 13 to 17"),
+    ("one seat", "[deal]\nseats = [1, 2]\n", "deal.seats", "1", "from 2 to 5"),
+    ("six seats", "[deal]\nseats = [6]\n", "deal.seats", "6", "from 2 to 5"),
+    ("a seat count twice", "[deal]\nseats = [2, 2]\n", "deal.seats", "[2, 2]", "twice"),
+    ("four jokers", "[deck]\njokers = 4\n", "deck.jokers", "4", "from 0 to 3"),
+    ("negative jokers", "[deck]\njokers = -1\n", "deck.jokers", "-1", "from 0 to 3"),
+    ("no multiplier", "[scoring]\nshot_multiplier = 0\n", "scoring.shot_multiplier", "0",
+     "at least 1"),
+    ("deck too small for 17 cards", "[deal]\ncards = 17\nseats = [4]\n", "deal.seats",
+     "[4]", "need 68 cards; the deck has 52"),
+    ("five seats in 52 cards", "[deal]\nseats = [5]\n", "deal.seats", "[5]",
+     "need 65 cards; the deck has 52"),
+    ("the cut card does not fit", "[deck]\nextra_spades = true\ncut_card = true\n"
+     "[deal]\ncards = 16\nseats = [2, 4, 5]\n", "deal.seats", "[2, 4, 5]",
+     "and the cut card need 81"),
+    ("penalty rule without a penalty", "[fouls]\nrule = 'penalty'\n", "fouls.penalty",
+     "0", 'needs a penalty'),
+    ("penalty without the penalty rule", "[fouls]\nrule = 'loses_rows'\npenalty = 4\n",
+     "fouls.penalty", "4", 'only with rule = "penalty"'),
+    ("a home run that never happens", "[deal]\nseats = [2, 3]\n[scoring]\n"
+     "home_run_units = 3\nhome_run_min_seats = 4\n", "scoring.home_run_min_seats", "4",
+     "never happens"),
+    ("a Front straight", "[royalties]\nfront.straight = 2\n", "royalties.front.straight",
+     "2", "a Front of 3 cards is never straight"),
+    ("joker trips in the Back", "[royalties]\nback.joker_trips = 2\n",
+     "royalties.back.joker_trips", "2", "never joker_trips"),
+]
+
+
+@pytest.mark.parametrize("text, key, value, reason", [b[1:] for b in BAD_FILES],
+                         ids=[b[0] for b in BAD_FILES])
+def test_a_bad_file_is_one_line_naming_file_key_value_and_reason(text, key, value, reason,
+                                                                 tmp_path):
+    path = tmp_path / "house.toml"
+    path.write_text(text)
+    with pytest.raises(ValueError) as caught:
+        rule_set(str(path))
+    message = str(caught.value)
+    assert isinstance(caught.value, RuleFileError) and "\n" not in message
+    assert message.startswith(f"{path}: {key}" + (f" = {value}" if value else "")), message
+    assert reason in message
+    # The same tables (where the text is valid TOML) fail alike.
+    if key != "invalid TOML":
+        import tomllib
+        with pytest.raises(RuleFileError, match=reason.replace("[", r"\[")
+                           .replace("(", r"\(").replace("?", r"\?")):
+            RuleSet.from_dict({"name": "house", **tomllib.loads(text)})
+
+
+def test_a_missing_or_unreadable_file_is_one_line(tmp_path):
+    with pytest.raises(ValueError, match=r"nowhere\.toml: no such rule-set file"):
+        rule_set(str(tmp_path / "nowhere.toml"))
+    (tmp_path / "binary.toml").write_bytes(b"\xff\xfe")
+    with pytest.raises(ValueError, match="cannot read the rule-set file"):
+        rule_set(tmp_path / "binary.toml")
+
+
+def test_a_bad_file_leaves_nothing_loaded(tmp_path):
+    path = tmp_path / "classic.toml"
+    path.write_text(CLASSIC.replace("penalty = 4", "penalty = 0"))
+    before = dict(rules._REGISTRY)
+    with pytest.raises(ValueError, match="needs a penalty"):
+        rule_set(path)
+    assert rules._REGISTRY == before and rule_set("classic").foul_penalty == 4
+
+
+def test_a_rule_set_that_no_file_can_say_is_refused_when_written():
+    both = dataclasses.replace(rule_set("pagat"), name="both", foul_penalty=2)
+    with pytest.raises(ValueError, match="says one or the other"):
+        both.to_toml()
