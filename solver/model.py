@@ -45,7 +45,7 @@ from numba.extending import intrinsic, overload
 
 from ._jit import njit
 from .rules import (CATEGORIES, CATEGORY_INDEX, SCHEME_EASTERN, SCHEME_MANDARIN, SCHEME_ROWS,
-                    SCHEME_SCOOP, SCHEME_WESTERN, RuleSet, rule_set as _rules)
+                    SCHEME_SCOOP, SCHEME_WESTERN, RuleSet, cache_name, rule_set as _rules)
 from .kernels import ROW_SHIFT, SUIT_BITS
 from .tables import CATEGORY_SHIFT, RowTables
 
@@ -1087,7 +1087,7 @@ def model_seats(rules: RuleSet, n_seats: int) -> int:
 
 def model_file(rules: RuleSet, seats_key: int) -> Path:
     suffix = f"{seats_key}seats" if seats_key else "any-seats"
-    return DATA / f"model-{rules.name.replace(':', '-')}-{suffix}.npz"
+    return DATA / f"model-{cache_name(rules)}-{suffix}.npz"
 
 
 @functools.lru_cache(maxsize=None)

@@ -208,11 +208,15 @@ class RuleSet:
         >>> rule_set("classic").digest == rule_set("classic:eastern").digest
         False
         """
-        content = {f.name: (dict(getattr(self, f.name)) if f.name == "automatic_wins"
-                            else getattr(self, f.name))
-                   for f in dataclasses.fields(self) if f.name != "name"}
-        text = json.dumps(content, sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        digest = self.__dict__.get("_digest")       # (computed once: caches ask often)
+        if digest is None:
+            content = {f.name: (dict(getattr(self, f.name)) if f.name == "automatic_wins"
+                                else getattr(self, f.name))
+                       for f in dataclasses.fields(self) if f.name != "name"}
+            text = json.dumps(content, sort_keys=True, separators=(",", ":"))
+            digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+            object.__setattr__(self, "_digest", digest)
+        return digest
 
     @classmethod
     def from_dict(cls, data: Mapping, source: str = "") -> "RuleSet":
@@ -240,6 +244,49 @@ class RuleSet:
         """This rule set as a rule-set file (TOML, docs/rule-files.md), every key written
         out; ``header``: comment lines to put on top.  Loading it gives this rule set."""
         return write_toml(header, self.to_dict())
+
+    def summary(self) -> str:
+        """One line of what the rule set is: its deck, deal and scoring in short.
+
+        >>> rule_set("classic").summary()
+        '52 cards, 13 each to 2, 3 or 4 seats; 1 a row, +1 for two rows, a foul pays 4, 4 automatic wins'
+        """
+        deck = f"{52 + 13 * (self.spade_copies - 1)} cards" + (
+            f" and {self.jokers} joker{'s' if self.jokers > 1 else ''}" if self.jokers else ""
+        ) + (", a cut card" if self.cut_card else "")
+        seats = " or ".join([", ".join(map(str, self.seats[:-1])), str(self.seats[-1])]
+                            if len(self.seats) > 1 else [str(self.seats[0])])
+        kept = " (13 set)" if self.cards_dealt > self.cards_kept else ""
+        parts = []
+        if any(self.row_points):
+            points = self.row_points
+            parts.append(f"{points[0]} a row" if len(set(points)) == 1
+                         else "rows " + "/".join(map(str, points)))
+        if self.front_trips_points:
+            parts.append(f"Front trips {self.front_trips_points}")
+        if self.majority_bonus:
+            parts.append(f"+{self.majority_bonus} for two rows")
+        scoop = "all three rows" if self.scoop == SCOOP_ALL_ROWS_WON else "no row lost"
+        if self.scoop_units:
+            parts.append(f"+{self.scoop_units} for {scoop}")
+        if self.shot_multiplier > 1:
+            parts.append(f"x{self.shot_multiplier} for {scoop}")
+        home = (f" (at {self.home_run_min_seats}+ seats)"
+                if self.home_run_min_seats > min(self.seats) else "")
+        if self.home_run_units:
+            parts.append(f"+{self.home_run_units} a home run{home}")
+        if self.home_run_multiplier > 1:
+            parts.append(f"x{self.home_run_multiplier} a home run{home}")
+        if any(any(row) for row in self.row_bonus):
+            parts.append("royalties" + (" instead of the row's points"
+                                        if self.bonus_mode == BONUS_REPLACE else ""))
+        parts.append(f"a foul pays {self.foul_penalty}" if self.foul_penalty
+                     else "a foul loses every row" if self.foul_loses_rows
+                     else "a foul cannot be played")
+        if self.automatic_wins:
+            parts.append(f"{len(self.automatic_wins)} automatic win"
+                         f"{'s' if len(self.automatic_wins) > 1 else ''}")
+        return f"{deck}, {self.cards_dealt} each{kept} to {seats} seats; " + ", ".join(parts)
 
     def __reduce__(self):
         # Pickled for worker processes; the read-only mapping does not pickle itself.
