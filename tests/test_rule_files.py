@@ -301,3 +301,46 @@ def test_a_rule_set_that_no_file_can_say_is_refused_when_written():
     both = dataclasses.replace(rule_set("pagat"), name="both", foul_penalty=2)
     with pytest.raises(ValueError, match="says one or the other"):
         both.to_toml()
+
+
+# --- the three house rule sets' files (docs/examples/rules/, not yet in the registry) ---
+
+EXAMPLES = ROOT / "docs" / "examples" / "rules"
+HOUSE_COMMON = dict(spade_copies=1, cut_card=False, cards_dealt=13, seats=(2, 3, 4),
+                    deal_all_unseen=True, row_points=(1, 1, 1), scoop="all_rows_won",
+                    front_trips_points=0, majority_bonus=0, home_run_units=0,
+                    foul_loses_rows=True, foul_penalty=0)
+HOUSE_RULE_SETS = {
+    "classic-1-6": RuleSet(name="classic-1-6", jokers=0, scoop_units=3, **HOUSE_COMMON),
+    "two-jokers": RuleSet(
+        name="two-jokers", jokers=2, scoop_units=3, bonus_mode="add", bonus_paid="row_won",
+        row_bonus=_bonus_table({
+            ("front", "trips"): 3, ("front", "joker_trips"): 3,
+            ("middle", "full_house"): 2, ("middle", "quads"): 8,
+            ("middle", "straight_flush"): 10, ("middle", "joker_five"): 15,
+            ("back", "quads"): 4, ("back", "straight_flush"): 5, ("back", "joker_five"): 7,
+        }), **HOUSE_COMMON),
+    "shisanshui": RuleSet(
+        name="shisanshui", jokers=0, scoop_units=0, shot_multiplier=2,
+        home_run_multiplier=4, home_run_min_seats=4, bonus_mode="replace",
+        bonus_paid="row_won", bonus_multiplied=True,
+        row_bonus=_bonus_table({
+            ("front", "trips"): 3, ("middle", "full_house"): 2, ("middle", "quads"): 8,
+            ("middle", "straight_flush"): 10, ("back", "quads"): 4,
+            ("back", "straight_flush"): 5,
+        }), **HOUSE_COMMON),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOUSE_RULE_SETS))
+def test_the_house_rule_set_files_load_into_their_fields(name):
+    loaded = rule_set(EXAMPLES / f"{name}.toml")
+    assert fields(loaded) == fields(HOUSE_RULE_SETS[name])
+    assert not loaded.automatic_wins and builtin_name(loaded) is None
+    assert name not in RULE_SET_NAMES            # (registered once their kernel exists)
+    assert rule_set(EXAMPLES / f"{name}.toml").to_toml() == loaded.to_toml()
+
+
+def test_shisanshui_says_why_it_has_no_special_hands_yet():
+    text = (EXAMPLES / "shisanshui.toml").read_text(encoding="utf-8")
+    assert "[automatic_wins]" in text and "\n[automatic_wins]" not in text
