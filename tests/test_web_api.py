@@ -392,3 +392,19 @@ def test_fuzzed_bodies_get_200_or_400_and_never_500(client):
         assert response.status_code in (200, 400), (path, body, response.text)
         if response.status_code == 400:
             assert response.json()["error"] and "Traceback" not in response.text
+
+
+@pytest.mark.parametrize("path, body", [
+    ("/api/solve", {"cards": "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d"}),
+    ("/api/review", {"cards": "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d",
+                     "setting": "As Kd 9c / 3d 3c Qh 5d 2d / 9s 8c 7h 6h 5s"}),
+    ("/api/deal", {}),
+])
+def test_a_request_cannot_make_the_server_read_a_rules_file_of_its_own(client, path, body,
+                                                                       tmp_path):
+    # solver.rule_set reads a path ending in .toml; the server takes names only.
+    secret = tmp_path / "secret.toml"
+    secret.write_text('name = "read"\n')
+    response = client.post(path, json={**body, "rules": str(secret)})
+    assert response.status_code == 400
+    assert "a rule set's name, not a file of this server" in response.json()["error"]

@@ -50,14 +50,14 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional, Union
+from typing import Annotated, Optional, Union
 
 import numba
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from starlette.exceptions import HTTPException
 
 import solver
@@ -65,7 +65,7 @@ from .. import _jit
 from .._checks import check_int
 from ..cards import card_name, deck_codes
 from ..display import sort_row
-from ..rules import SCHEME_MANDARIN, SCHEME_SCOOP
+from ..rules import SCHEME_MANDARIN, SCHEME_SCOOP, is_rule_file
 from ..sampling import RANDOM_SEEDS, deal_hands, first_batch
 from ..solve import EFFORTS, POOLED_FAST
 
@@ -105,13 +105,25 @@ class Limits:
 Cards = Union[StrictStr, list[StrictStr]]
 
 
+def _rule_set_name(text: str) -> str:
+    """A request's ``rules``: a rule set's name, never a path -- ``solver.rule_set``
+    reads a ``.toml`` path as a rule-set file, and a client must not have this server
+    read its own files."""
+    if is_rule_file(text):
+        raise ValueError("a rule set's name, not a file of this server")
+    return text
+
+
+RuleName = Annotated[StrictStr, AfterValidator(_rule_set_name)]
+
+
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
 class SolveRequest(_Body):
     cards: Cards = Field(description="the hand: one text ('As Ks Qh ...') or card texts")
-    rules: StrictStr = Field(description="rule set: " + ", ".join(PAGE_RULE_SETS))
+    rules: RuleName = Field(description="rule set: " + ", ".join(PAGE_RULE_SETS))
     cut: Optional[StrictStr] = Field(None, description="the cut card (bonus), e.g. '4c'")
     players: Optional[StrictInt] = Field(None, description="seats (default: the largest)")
     samples: Optional[StrictInt] = Field(None, description=SAMPLES_HELP)
@@ -125,7 +137,7 @@ class ReviewRequest(_Body):
     cards: Cards = Field(description="the hand")
     setting: Cards = Field(description="your rows 'FRONT / MIDDLE / BACK' or [front, "
                                        "middle, back]; 'declare' (classic)")
-    rules: StrictStr = Field(description="rule set: " + ", ".join(PAGE_RULE_SETS))
+    rules: RuleName = Field(description="rule set: " + ", ".join(PAGE_RULE_SETS))
     cut: Optional[StrictStr] = Field(None, description="the cut card (bonus)")
     players: Optional[StrictInt] = Field(None, description="seats (default: the largest)")
     samples: Optional[StrictInt] = Field(None, description=REVIEW_SAMPLES_HELP)
@@ -138,7 +150,7 @@ class CardsRequest(_Body):
 
 
 class DealRequest(_Body):
-    rules: StrictStr = Field(description="rule set")
+    rules: RuleName = Field(description="rule set")
     players: Optional[StrictInt] = Field(None, description="seats (default: the largest)")
     seed: Optional[StrictInt] = Field(None, description="seed of the deal (default: random)")
 
