@@ -231,6 +231,16 @@ class RuleSet:
         return _rule_set_from_dict(data, source)
 
     @classmethod
+    def from_toml(cls, text: str, source: str = "") -> "RuleSet":
+        """The rule set of a rule-set file's text (docs/rule-files.md); errors name
+        ``source``.  The text must give the rule set's ``name``.
+
+        >>> RuleSet.from_toml(rule_set("joker").to_toml()) == rule_set("joker")
+        True
+        """
+        return _rule_set_from_dict(read_toml(text, source), source)
+
+    @classmethod
     def from_file(cls, path: "str | os.PathLike") -> "RuleSet":
         """The rule set in the TOML file ``path`` (docs/rule-files.md); its ``name``
         defaults to the file's name without ``.toml``."""

@@ -140,3 +140,11 @@ def test_caches_follow_the_rules_not_the_name(restated, changed):
     assert field_name(other, 4) != field_name(classic, 4)
     assert pool_dir(other, 4) != pool_dir(classic, 4)
     assert other.digest in pool_dir(other, 4).name
+
+
+def test_review_explains_under_a_rules_file(capsys, restated):
+    argv = ["review", "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d", "--setting",
+            "As Kd 9c / 3d 3c Qh 5d 2d / 9s 8c 7h 6h 5s", "--samples", "40", "--quiet"]
+    code, ours, _ = run(capsys, *argv, "--rules", restated)
+    assert code == 0 and "our table" in ours
+    assert ours.replace("our table", "classic") == run(capsys, *argv, "--rules", "classic")[1]

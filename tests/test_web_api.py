@@ -408,3 +408,55 @@ def test_a_request_cannot_make_the_server_read_a_rules_file_of_its_own(client, p
     response = client.post(path, json={**body, "rules": str(secret)})
     assert response.status_code == 400
     assert "a rule set's name, not a file of this server" in response.json()["error"]
+
+
+HOUSE_RULES = """name = "our table"
+[scoring]
+majority_bonus = 1
+[fouls]
+rule = "penalty"
+penalty = 4
+[automatic_wins]
+dragon = 13
+six_pairs = 3
+three_flushes = 3
+three_straights = 3
+"""          # classic's rules, under another name
+
+
+def test_a_rules_file_is_described_as_the_shipped_rule_sets_are(client):
+    info = client.post("/api/rules/file", json={"text": HOUSE_RULES}).json()
+    classic = next(rs for rs in client.get("/api/rules").json()["rule_sets"]
+                   if rs["name"] == "classic")
+    assert info["name"] == "our table" and info["docs"] == "docs/rule-files.md"
+    assert {k: v for k, v in info.items() if k not in ("name", "docs")} == \
+        {k: v for k, v in classic.items() if k not in ("name", "docs")}
+    assert info["summary"] == solver.rule_set("classic").summary()
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[scoring]\nmajority = 1\n", "the rules file: scoring.majority = 1: unknown key (did "
+                                  "you mean 'majority_bonus'?)"),
+    ("[deck\n", "the rules file: invalid TOML"),
+    ("[deck]\njokers = 1\n", "the rules file: name: a rule set needs a name"),
+])
+def test_a_bad_rules_file_is_refused_with_the_loaders_line(client, text, message):
+    response = client.post("/api/rules/file", json={"text": text})
+    assert response.status_code == 400 and response.json()["error"].startswith(message)
+
+
+def test_solve_review_and_deal_play_under_a_sent_rules_file(client):
+    hand = "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d"
+    mine = dict(rules="our table", rules_file=HOUSE_RULES)
+    ours = client.post("/api/solve", json=dict(cards=hand, samples=40, **mine)).json()
+    theirs = client.post("/api/solve", json=dict(cards=hand, samples=40,
+                                                 rules="classic")).json()
+    assert ours["rules"] == "our table"
+    assert {**ours, "rules": "classic"} == theirs
+    setting = "As Kd 9c / 3d 3c Qh 5d 2d / 9s 8c 7h 6h 5s"
+    review = client.post("/api/review", json=dict(cards=hand, setting=setting, samples=40,
+                                                  **mine)).json()
+    assert review["rules"] == "our table"
+    deal = client.post("/api/deal", json=dict(seed=5, **mine)).json()
+    assert deal["rules"] == "our table" and deal["hands"] == client.post(
+        "/api/deal", json=dict(seed=5, rules="classic")).json()["hands"]
