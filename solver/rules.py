@@ -1,13 +1,17 @@
-"""Rule sets as data: every number of the rules (docs/rules.md) lives here and nowhere else.
+"""Rule sets as data: what every number of the rules (docs/rules.md) means, and the
+registry of the shipped rule sets.
 
 A rule set is an immutable :class:`RuleSet` value.  Kernels never read this module; the
 public functions turn a rule set into small integer arrays
 (:func:`solver.scoring.scoring_params`, :func:`solver.tables.row_tables`) and pass those
-to the jitted code.  This module is the bottom layer: it imports no other module of
-the package, and every module that needs the rules imports it.
+to the jitted code.  This module is the bottom layer with :mod:`solver.rule_file`, the
+rule-set file format (docs/rule-files.md), the only module of the package it imports;
+every module that needs the rules imports it.
 
-Rule-set names (docs/rules.md#rule-sets): ``joker``, ``bonus``, ``pagat``, ``classic``
-(Western scoring) with the variants ``classic:eastern`` and ``classic:mandarin``.
+The shipped rule sets are files, ``solver/data/rules/*.toml``, loaded here; their names
+(docs/rules.md#rule-sets): ``joker``, ``bonus``, ``pagat``, ``classic`` (Western scoring,
+also ``classic:western``) with the variants ``classic:eastern`` and ``classic:mandarin``.
+:func:`rule_set` also reads a rule set of one's own from a file.
 """
 from __future__ import annotations
 
@@ -21,7 +25,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping
 
-from .rule_file import NO_VALUE, KEYS, SECTIONS, RuleFileError, nearest
+from .rule_file import KEYS, NO_VALUE, SECTIONS, RuleFileError, nearest
 from .rule_file import read as read_toml, write as write_toml
 
 # ---------------------------------------------------------------------------------------
