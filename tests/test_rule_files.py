@@ -344,3 +344,23 @@ def test_the_house_rule_set_files_load_into_their_fields(name):
 def test_shisanshui_says_why_it_has_no_special_hands_yet():
     text = (EXAMPLES / "shisanshui.toml").read_text(encoding="utf-8")
     assert "[automatic_wins]" in text and "\n[automatic_wins]" not in text
+
+
+def test_every_field_of_a_rule_set_has_its_key_in_the_file_format():
+    # A field added to RuleSet needs a key: an entry in solver.rule_file.KEYS, a line in
+    # solver.rules._rule_set_from_dict and _rule_set_to_dict, and docs/rule-files.md's
+    # table (tests/test_rule_file_docs.py); then add it here.
+    keyed = {"name", "spade_copies", "jokers", "cut_card", "cards_dealt", "seats",
+             "deal_all_unseen", "row_points", "front_trips_points", "majority_bonus",
+             "scoop", "scoop_units", "shot_multiplier", "home_run_units",
+             "home_run_multiplier", "home_run_min_seats", "row_bonus", "bonus_mode",
+             "bonus_paid", "bonus_multiplied", "foul_penalty", "foul_loses_rows",
+             "automatic_wins"}
+    assert {f.name for f in dataclasses.fields(RuleSet)} == keyed
+    # ... and each non-default value of each survives a round trip (random files above).
+    base = rule_set("classic:mandarin")
+    for name, value in [("deal_all_unseen", False), ("cards_dealt", 14),
+                        ("bonus_paid", "row_made"), ("bonus_multiplied", True),
+                        ("scoop", "no_row_lost"), ("home_run_units", 2)]:
+        changed = dataclasses.replace(base, **{name: value})
+        assert RuleSet.from_toml(changed.to_toml()) == changed, name
