@@ -359,7 +359,7 @@ def test_every_field_of_a_rule_set_has_its_key_in_the_file_format():
     assert {f.name for f in dataclasses.fields(RuleSet)} == keyed
     # ... and each non-default value of each survives a round trip (random files above).
     base = rule_set("classic:mandarin")
-    for name, value in [("deal_all_unseen", False), ("cards_dealt", 14),
+    for name, value in [("deal_all_unseen", False), ("seats", (2, 4)),
                         ("bonus_paid", "row_made"), ("bonus_multiplied", True),
                         ("scoop", "no_row_lost"), ("home_run_units", 2)]:
         changed = dataclasses.replace(base, **{name: value})
