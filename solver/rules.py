@@ -99,28 +99,43 @@ class RuleSet:
     row_points: points for winning each row, (Front, Middle, Back): (1, 1, 1) in the
         row-by-row games, (0, 0, 0) in ``joker`` and ``bonus``, which pay scoops and
         bonuses only.
+
     front_trips_points: a Front won with trips scores this instead of ``row_points[0]``
         (mandarin: 3); 0 for no such exception.
+
     majority_bonus: extra points for winning at least two rows against a player (western).
+
     scoop: what scooping a player means: ``"all_rows_won"`` or ``"no_row_lost"``
         (joker, bonus: ties count as not losing).
+
     scoop_units: units for scooping a player, from that player.
+
     shot_multiplier: a scoop multiplies the pair's row points (mandarin: 2).
+
     home_run_units: scooping every other player: extra units from each of them.
+
     home_run_multiplier: scooping every other player multiplies the row points by this
         instead of by ``shot_multiplier`` (mandarin: 3).
+
     home_run_min_seats: home runs count only at tables of at least this many seats
         (mandarin: 4).
+
     row_bonus: royalties, units per (row, category) of the row.
+
     bonus_mode: ``"add"``: a royalty is added to the row's points; ``"replace"``: a won
         row scores its royalty instead of its points where it has one (eastern).
+
     bonus_paid: ``"row_won"``: a royalty is paid when its row wins; ``"row_made"``:
         whenever the row is made (each opponent pays it, win or lose).
+
     bonus_multiplied: the shot and home-run multipliers apply to royalties too (mandarin:
         no, they multiply row points only).
+
     foul_penalty: units a fouled hand pays each other player (classic).
+
     foul_loses_rows: a fouled hand loses every row, and the scoop, to each valid hand
         (pagat).  With neither, a foul cannot be played (joker, bonus).
+
     automatic_wins: units of each automatic win the rule set allows.
 
     Derived: ``scheme``, the compiled scoring kernel that computes exactly these fields
