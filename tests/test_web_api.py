@@ -186,7 +186,9 @@ def test_the_api_is_described_by_an_openapi_schema(client):
     assert {"/api/rules", "/api/solve", "/api/review", "/api/deal", "/api/status"} <= \
         set(schema["paths"])
     fields = schema["components"]["schemas"]["ReviewRequest"]["properties"]
-    assert {"cards", "setting", "rules", "cut", "players", "samples", "seed"} == set(fields)
+    assert {"cards", "setting", "rules", "rules_file", "cut", "players", "samples",
+            "seed"} == set(fields)
+    assert "/api/rules/file" in schema["paths"]
     assert client.get("/docs").status_code == 404        # its page would load a CDN's script
 
 
