@@ -4,7 +4,8 @@ The rules it implements are in docs/rules.md.  Public API (a tour: docs/guide/ap
 
 * cards: :func:`parse_cards`, :func:`format_cards`
 * rule sets: :func:`rule_set`, :data:`RULE_SET_NAMES`, :data:`CATEGORIES` (the module
-  :mod:`solver.rules` holds them all)
+  :mod:`solver.rules` holds them all); a rule set of one's own is a rule-set file
+  (docs/rule-files.md): ``rule_set("house.toml")``, :meth:`RuleSet.to_toml`
 * rows: :func:`row_value`, :func:`is_legal`, :func:`evaluate_rows`
 * settlement: :func:`settle`, :func:`automatic_win`
 * the solver: :func:`solve` (a :class:`Solution`), :func:`sample_opponents`,

@@ -19,11 +19,14 @@
     python3 -m solver train RULES [--players N] [--quick] [--quiet]
     python3 -m solver exploitability [--rules joker] [--players N] [--hands 200]
                       [--deals 4096] [--seed 0] [--json] [--quiet]
+    python3 -m solver rules list
+    python3 -m solver rules show NAME|FILE
     python3 -m solver serve [--host 127.0.0.1] [--port 8000] [--max-samples 4000]
                       [--timeout 60]
     python3 -m solver help [COMMAND]
 
-``solve`` is the default when the first argument is not a command; with no arguments it
+``--rules`` takes a rule set's name or a rule-set file (``--rules house.toml``:
+docs/rule-files.md).  ``solve`` is the default when the first argument is not a command; with no arguments it
 solves a sample ``joker`` hand.  Bad input prints one line on stderr, in the command
 line's words (``--cut 4c``, not the library's ``cut='4c'``: :func:`solver._checks.cli_words`),
 and exits with 2.  Ctrl+C prints ``interrupted`` and exits with 130; a reader that stops
@@ -47,7 +50,7 @@ from . import _jit, _progress, _quiet_start
 from ._checks import check_int, cli_words
 from ._cli import Formatter, Parser, command_options, run_command, subparsers
 from .display import deal_text, row_value_text, settlement_text, sort_row
-from .rules import RULE_SET_NAMES, rule_set
+from .rules import RULE_SET_NAMES, is_rule_file, rule_set
 from .sampling import RANDOM_SEEDS, deal_hands
 from .settle import split_arrangement
 
@@ -57,6 +60,9 @@ SAMPLE_HANDS = {17: "As As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h Jk Kd Qc",
                 13: "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d"}
 SAMPLE_CUT = "4c"                 # the cut card of the sample bonus hand
 SAMPLE_HAND = SAMPLE_HANDS[17]
+
+RULES_HELP = (f"rule set: a name ({', '.join(RULE_SET_NAMES)}) or a rule-set file, "
+              "FILE.toml (docs/rule-files.md; 'rules show NAME' prints one to start from)")
 
 PROGRESS_NOTE = """\
 progress: the first run compiles the solver's kernels (see README.md; cached on disk
@@ -75,7 +81,8 @@ def _parser() -> argparse.ArgumentParser:
     prog = _prog()
     parser = Parser(prog=prog, formatter_class=Formatter,
                      description="Best setting of a Chinese Poker hand (rule sets: "
-                                 f"{', '.join(RULE_SET_NAMES)}; rules in docs/rules.md).",
+                                 f"{', '.join(RULE_SET_NAMES)}, or any rule-set file; "
+                                 "rules in docs/rules.md, files in docs/rule-files.md).",
                      epilog=f"'solve' is the default command: '{prog} CARDS' solves a hand, "
                             f"'{prog}' alone solves a sample joker hand. "
                             f"'{prog} help COMMAND' tells more.")
@@ -83,8 +90,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def rules_options(p):
-        p.add_argument("--rules", default="joker",
-                       help=f"rule set: {', '.join(RULE_SET_NAMES)}")
+        p.add_argument("--rules", default="joker", metavar="NAME|FILE", help=RULES_HELP)
         p.add_argument("--cut", default=None, help="the cut card (bonus), e.g. 4c")
         p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
@@ -241,6 +247,17 @@ def _parser() -> argparse.ArgumentParser:
     x.add_argument("--json", action="store_true", help="print JSON instead of text")
     x.add_argument("--quiet", action="store_true", help="no progress bar")
 
+    u = sub.add_parser("rules", formatter_class=Formatter, help="list or show rule sets",
+                       description="The shipped rule sets ('rules list'), or one rule set "
+                                   "as a rule-set file ('rules show NAME' or 'rules show "
+                                   "FILE.toml': every key, as the solver reads it; "
+                                   "docs/rule-files.md explains them).",
+                       epilog=f"example: {prog} rules show classic > house.toml, edit it, "
+                              f"then {prog} CARDS --rules house.toml")
+    u.add_argument("action", choices=("list", "show"), help="list the rule sets, or show one")
+    u.add_argument("rule_set", nargs="?", metavar="NAME|FILE", default=None,
+                   help="show: a rule set's name or a rule-set file")
+
     v = sub.add_parser("serve", formatter_class=Formatter, help="the study page (a local web "
                        "page)", description="Serve the study page: set a hand by clicking, "
                        "solve it, grade your own setting. Needs the web extra: "
@@ -308,6 +325,7 @@ def main(argv=None) -> int:
     return run_command(lambda: {"solve": _solve, "eval": _eval, "settle": _settle,
                                 "deal": _deal, "review": _review,
                                 "train": _train, "exploitability": _exploitability,
+                                "deal": _deal, "review": _review, "rules": _rules,
                                 "serve": _serve}[args.command](args),
                        parser.prog, command_options(parser, args.command),
                        watch_interrupts=args.command != "serve")
@@ -515,7 +533,28 @@ def _deal(args) -> int:
         _print_json(dict(rules=rs.name, seed=seed, cut=cut,
                          hands=[sort_row(h, group=False) for h in hands]))
     else:
-        print(deal_text(rs.name, hands, cut, seed, _prog()))
+        print(deal_text(args.rules if is_rule_file(args.rules) else rs.name, hands, cut, seed,
+                        _prog()))
+    return 0
+
+
+# --- rules ---------------------------------------------------------------------------------------
+def _rules(args) -> int:
+    """``rules list``: each shipped rule set and its summary; ``rules show NAME|FILE``:
+    the rule set as a rule-set file, every key written out."""
+    if args.action == "list":
+        if args.rule_set is not None:
+            raise ValueError(f"rules list takes no rule set (rules show {args.rule_set})")
+        width = max(map(len, RULE_SET_NAMES))
+        for name in RULE_SET_NAMES:
+            rs = rule_set(name)
+            same = f" (the same as {rs.name})" if rs.name != name else ""
+            print(f"{name:<{width}}  {rs.summary()}{same}")
+        return 0
+    if args.rule_set is None:
+        raise ValueError("rules show needs a rule set: rules show NAME or rules show FILE")
+    rs = rule_set(args.rule_set)
+    print(rs.to_toml(header=(f"{rs.name}: {rs.summary()}",)), end="")
     return 0
 
 

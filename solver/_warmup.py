@@ -48,16 +48,34 @@ WAIT_SECONDS = 180
 READY = "scoring compiled"     # the other process's line when it is
 
 
-def kernels(rules: str = "classic"):
+def _rule_set(rules):
+    """The rule set ``rules`` names: a registry name, a :class:`solver.rules.RuleSet`, or
+    (as the other process is told a rule set no registry holds) a rule-set file's
+    tables."""
+    from .rules import RuleSet, rule_set
+    return RuleSet.from_dict(rules) if isinstance(rules, dict) else rule_set(rules)
+
+
+def _told(rules):
+    """How the other process is told ``rules``: its registry name, or for a rule set no
+    registry holds (one from a file), its file's tables; None if it cannot be told."""
+    from .rules import builtin_name, rule_set
+    rs = rule_set(rules)
+    try:
+        return builtin_name(rs) or rs.to_dict()
+    except ValueError:                 # no file can say it: compile in this process
+        return None
+
+
+def kernels(rules="classic"):
     """The kernels the other process compiles (Numba dispatchers) for a solve of
     ``rules``, in order: the scoring, which the solving process waits for, then
     :func:`later_kernels`, which it need not wait for."""
-    from .rules import rule_set
     from .scoring import score_kernel_for
-    return [score_kernel_for(rule_set(rules).scheme)] + later_kernels(rules)
+    return [score_kernel_for(_rule_set(rules).scheme)] + later_kernels(rules)
 
 
-def later_kernels(rules: str = "classic"):
+def later_kernels(rules="classic"):
     """The kernels a first solve runs once or on little work, which it runs as Python
     while the other process compiles them (:func:`solver._jit.runnable`): the search of
     its own hand's arrangements, the description of the answer, and where the rule set
@@ -66,10 +84,9 @@ def later_kernels(rules: str = "classic"):
     for a rare 17-card one, and tens of milliseconds for the others)."""
     from .autowin import automatic_win_kind
     from .policy import _declared_automatic_wins
-    from .rules import rule_set
     from .scoring import describer
     from .search import nondominated_arrangements
-    rs = rule_set(rules)
+    rs = _rule_set(rules)
     return [nondominated_arrangements, describer(rs.scheme)] + (
         [_declared_automatic_wins, automatic_win_kind] if rs.automatic_wins else [])
 
@@ -81,7 +98,7 @@ def _opponents_of(cand):
             np.zeros((1, 3), np.int8))
 
 
-def compile_them(rules: str = "classic", ready=None, cut=None) -> None:
+def compile_them(rules="classic", ready=None, cut=None) -> None:
     """Build the row tables of ``rules`` (and ``cut``) into their disk cache if they are
     not there, for the solving process, which meanwhile compiles the model's kernel from
     its types alone; then compile each of :func:`kernels` for the argument types a solve
@@ -93,11 +110,10 @@ def compile_them(rules: str = "classic", ready=None, cut=None) -> None:
     import numpy as np
 
     from .rows import tables_for
-    from .rules import rule_set
     from .scoring import score_candidates, scoring_params
     from .search import nondominated_arrangements
     from .tables import placeholder_tables
-    rs = rule_set(rules)
+    rs = _rule_set(rules)
     if rs.cut_card == (cut is not None):
         tables_for(rs, cut)               # (loaded, or built and cached on disk)
     params = scoring_params(rs)
@@ -132,17 +148,16 @@ def _say_ready() -> None:
         pass                          # no nice() here (Windows): it only costs time
 
 
-def _describe_once(rules: str) -> None:
+def _describe_once(rules) -> None:
     """Describe one deal with the types a solve uses (any row values will do)."""
     import numpy as np
 
-    from .rules import rule_set
     from .scoring import describe, scoring_params
     cand = np.zeros((1, 3), np.int32)
-    describe(cand[0], *_opponents_of(cand), scoring_params(rule_set(rules)))
+    describe(cand[0], *_opponents_of(cand), scoring_params(_rule_set(rules)))
 
 
-def start(meanwhile, rules: str = "classic", cut=None) -> Optional[subprocess.Popen]:
+def start(meanwhile, rules="classic", cut=None) -> Optional[subprocess.Popen]:
     """Start building the row tables of ``rules`` and ``cut`` (a valid cut card, text or
     code, or None) and compiling :func:`kernels` in another process when that can help:
     some are cold, so is ``meanwhile`` (the kernel this process compiles in the
@@ -155,6 +170,9 @@ def start(meanwhile, rules: str = "classic", cut=None) -> Optional[subprocess.Po
     if os.environ.get(WARMUP_ENV, "1") == "0" or (os.cpu_count() or 1) < 2:
         return None
     if not cold_kernels(kernels(rules)):
+        return None
+    rules = _told(rules)
+    if rules is None:
         return None
     # This very package (not whatever "solver" the current folder holds), told the rule set.
     package_parent = str(Path(__file__).resolve().parent.parent)

@@ -389,8 +389,8 @@ def _summarise(a, b, rs, n_seats, layout, seed, results: list[_DealResult]) -> M
 
 
 def _play_chunk(args) -> list[_DealResult]:
-    a, b, rules_name, n_seats, layout, seed, indices = args
-    rs = _rules(rules_name)
+    # The rule set itself travels, not its name: a file's is in no registry.
+    a, b, rs, n_seats, layout, seed, indices = args
     results = []
     for i in indices:
         try:
@@ -423,7 +423,7 @@ def match(a, b, rules: "str | RuleSet", *, players: Optional[int] = None,
     deals = check_int("deals", deals, 1)
     seed = check_int("seed", seed, 0)
     chunk = max(1, min(25, deals // 40 or 1))
-    tasks = [(a, b, rs.name, n_seats, layout, int(seed), list(range(i, min(deals, i + chunk))))
+    tasks = [(a, b, rs, n_seats, layout, int(seed), list(range(i, min(deals, i + chunk))))
              for i in range(0, deals, chunk)]
     try:
         chunks = parallel_map(_play_chunk, tasks, workers=workers, client=client,
@@ -478,7 +478,9 @@ def main(argv=None) -> int:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def common(p):
-        p.add_argument("--rules", default="joker", help="rule set (as python3 -m solver)")
+        p.add_argument("--rules", default="joker", metavar="NAME|FILE",
+                       help="rule set: a name or a rule-set file, FILE.toml (as python3 -m "
+                            "solver)")
         p.add_argument("--players", type=int, default=None,
                        help="seats (default: the rule set's largest table; exploitability: "
                             "2 where the rule set seats two)")

@@ -423,7 +423,8 @@ def solve_many(hands: Sequence, rules, cut=None, *, workers: Optional[int] = Non
     slots = _slots(workers, client)
     per_task = max(1, min(_MAX_HANDS_PER_TASK,
                           math.ceil(len(hands) / (_TASKS_PER_SLOT * slots))))
-    task = functools.partial(_solve_one, rules=rules, solve_kwargs=solve_kwargs)
+    # The rule set itself travels to the workers: a file's path may not exist on theirs.
+    task = functools.partial(_solve_one, rules=rs, solve_kwargs=solve_kwargs)
     return _map(task, zip(hands, cuts), workers=workers, client=client, progress=progress,
                 desc="hands", chunksize=per_task, label="hand", total=len(hands))
 

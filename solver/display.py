@@ -15,11 +15,12 @@ nothing here changes a number, only how it is shown.  It sits below
 from __future__ import annotations
 
 import functools
+import shlex
 from collections import Counter
 from typing import Optional, Sequence
 
 from .cards import FIRST_JOKER, card_name, code_rank, code_suit, parse_codes
-from .rules import ROWS, SCHEME_MANDARIN, SCHEME_SCOOP, rule_set
+from .rules import ROWS, SCHEME_MANDARIN, SCHEME_SCOOP, is_rule_file, rule_set
 from .tables import category_name, value_digits
 
 ROW_WIDTH = 14            # "Kh Kd Kc 9s 9d"
@@ -364,7 +365,8 @@ def settlement_text(settlement, arrangements: Sequence[Sequence[str]],
 
 def deal_text(rules: str, hands: Sequence[str], cut: Optional[str], seed: int,
               prog: str = "python -m solver") -> str:
-    """A random deal: each seat's hand, sorted, and the command that solves seat 0's."""
+    """A random deal: each seat's hand, sorted, and the command that solves seat 0's
+    (``rules``: a rule set's name, or a rule-set file's path, as the command says it)."""
     rs = rule_set(rules)
     lines = [f"{rs.name} deal, seed {seed}: {len(hands)} players, {rs.cards_dealt} cards each"
              + (f", cut card {cut}" if cut else "")]
@@ -373,5 +375,6 @@ def deal_text(rules: str, hands: Sequence[str], cut: Optional[str], seed: int,
     cut_opt = f" --cut {cut}" if cut else ""
     players = f" --players {len(hands)}" if len(hands) != rs.max_seats else ""
     hand = sort_row(hands[0], group=False)
-    lines.append(f"solve seat 0: {prog} \"{hand}\" --rules {rs.name}{cut_opt}{players}")
+    rules_opt = shlex.quote(str(rules)) if is_rule_file(rules) else rs.name
+    lines.append(f"solve seat 0: {prog} \"{hand}\" --rules {rules_opt}{cut_opt}{players}")
     return "\n".join(lines)

@@ -47,7 +47,8 @@ from numba.extending import intrinsic, overload
 
 from ._jit import njit
 from .rules import (CATEGORIES, CATEGORY_INDEX, RULE_SET_NAMES, SCHEME_EASTERN, SCHEME_MANDARIN,
-                    SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN, RuleSet, rule_set as _rules)
+                    SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN, RuleSet,
+                    rule_set as _rules)
 from .kernels import ROW_SHIFT, SUIT_BITS
 from .tables import CATEGORY_SHIFT, RowTables
 

@@ -26,7 +26,7 @@ from .autowin import KIND_DRAGON, automatic_win_kind
 from .kernels import ordinal3, ordinal5
 from .model import (M_SCHEME, TableModel, model_seats, placeholder_model_tables, table_kernel,
                     table_setter)
-from .rules import RuleSet
+from .rules import RuleSet, cache_name
 from .scoring import P_SCHEME, row_bonus, seat_score
 from .scoring import AUTO_DRAGON, AUTO_PLAIN
 from .search import cards_of_mask, five_subsets, three_subsets
@@ -167,7 +167,7 @@ def _dominated_candidate(cand_vals, n_cand, i, params):
 
 
 def field_name(rules: RuleSet, n_seats: int) -> str:
-    return f"field-{rules.name.replace(':', '-')}-{n_seats}seats.npy"
+    return f"field-{cache_name(rules)}-{n_seats}seats.npy"
 
 
 @functools.lru_cache(maxsize=None)
@@ -394,7 +394,7 @@ def builtin_policy(policy, rules: RuleSet, n_seats: int, bonus_rank: "int | None
     if policy is None or (isinstance(policy, str) and policy == "table"):
         policy = TableModel.shipped(rules, n_seats)
     if isinstance(policy, TableModel):
-        if policy.rules.name != rules.name:
+        if policy.rules.digest != rules.digest:          # (the same rules, any name)
             raise ValueError(f"the model {policy!r} is for {policy.rules.name}, not {rules.name}")
         if model_seats(rules, policy.n_seats) != model_seats(rules, n_seats):
             # Where the best setting depends on the table size (scoop scoring, Mandarin

@@ -96,7 +96,7 @@ from ._cache import cache_dir, load_arrays, old_pools, save_arrays
 from ._jit import doing, notices_enabled, source_digest
 from .model import model_seats, shipped_twin
 from .policy import builtin_policy, set_hands
-from .rules import RuleSet
+from .rules import RuleSet, cache_name
 from .scoring import scoring_params
 
 CHUNK = 8192                 # hands a chunk
@@ -179,11 +179,11 @@ def _path(seed: int) -> "tuple[np.ndarray, np.ndarray]":
 @functools.lru_cache(maxsize=1)
 def _version_digest() -> str:
     """A digest of what decides a pool's contents: the package's sources and data (the
-    model, its kernel, the row tables), NumPy's version (its shuffles) and the format."""
+    model, its kernel, the row tables, the shipped rule-set files), NumPy's version (its shuffles) and the format."""
     root = Path(__file__).resolve().parent
     digest = hashlib.sha256(f"{POOL_FORMAT} {np.__version__} {source_digest()}".encode())
-    for path in sorted((root / "data").glob("*")):
-        digest.update(path.name.encode())
+    for path in sorted(p for p in (root / "data").rglob("*") if p.is_file()):
+        digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
@@ -195,7 +195,7 @@ def pool_dir(rs: RuleSet, n_seats: int) -> Optional[Path]:
     folder = cache_dir()
     if folder is None:
         return None
-    return folder / "pool" / f"{rs.name.replace(':', '-')}-{n_seats}seats-{_version_digest()}"
+    return folder / "pool" / f"{cache_name(rs)}-{n_seats}seats-{_version_digest()}"
 
 
 _chunks: "dict[tuple[str, int, int], Chunk]" = {}        # kept in this process
@@ -206,7 +206,7 @@ _used: "set[Path]" = set()                               # pools this process ha
 def chunk(rs: RuleSet, n_seats: int, tables, c: int) -> Chunk:
     """Chunk ``c`` of ``rs``'s pool for ``n_seats`` seats: from this process's memory,
     else from disk, else set now (and kept in both).  ``tables``: ``rs``'s row tables."""
-    key = (rs.name, n_seats, c)
+    key = (rs.digest, n_seats, c)          # (by content: two rule sets may share a name)
     got = _chunks.get(key)
     if got is not None:
         return got
@@ -265,9 +265,9 @@ _told: "set[tuple[str, int]]" = set()
 def _tell(rs: RuleSet, n_seats: int, where: Optional[Path]) -> None:
     """Say on stderr, once a process and pool, that the pool's hands are being set (a
     first solve's seconds that are not compiling; never with ``SOLVER_QUIET=1``)."""
-    if (rs.name, n_seats) in _told or not notices_enabled():
+    if (rs.digest, n_seats) in _told or not notices_enabled():
         return
-    _told.add((rs.name, n_seats))
+    _told.add((rs.digest, n_seats))
     kept = "kept in memory only" if where is None else f"once per machine, kept in {where}"
     print(f"setting opponent hands for the {rs.name} pool of {n_seats} seats ({CHUNK:,} at "
           f"a time, 0.1-0.2 s each; {kept})...", file=sys.stderr, flush=True)

@@ -232,7 +232,7 @@ def review(cards: CardsLike, setting, rules: "str | RuleSet", cut: "str | int | 
         one_of_them = vals is None or bool((cand_vals == np.array(vals, np.int32))
                                            .all(axis=1).any())
         ranked_among = len(totals) + (0 if one_of_them else 1)
-    return Review(
+    result = Review(
         rules=rs.name, cut=best.cut, players=hand.seats, samples=samples, seed=seed,
         declare=rows is None, front=texts[0], middle=texts[1], back=texts[2],
         discards=discards,
@@ -246,6 +246,9 @@ def review(cards: CardsLike, setting, rules: "str | RuleSet", cut: "str | int | 
         ranked_among=ranked_among,
         dominated_by=dominated_by, row_rates=row_rates,
         automatic_win=KIND_NAMES[kind], best=best)
+    # The rule set itself, for the explanation: a rule-set file's name is in no registry.
+    object.__setattr__(result, "_rule_set", rs)
+    return result
 
 
 # --- the setting, validated against the hand -------------------------------------------------
@@ -394,7 +397,7 @@ def _ordinal(n: int) -> str:
 
 
 def _explanation(r: Review) -> str:
-    rs = rule_set(r.rules)
+    rs = r.__dict__.get("_rule_set") or rule_set(r.rules)
     best_name = ("declaring the automatic win" if r.best_declares else "the best setting")
     best_rows = arrangement_text((r.best.front, r.best.middle, r.best.back),
                                  r.best.categories)

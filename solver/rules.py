@@ -1,22 +1,32 @@
-"""Rule sets as data: every number of the rules (docs/rules.md) lives here and nowhere else.
+"""Rule sets as data: what every number of the rules (docs/rules.md) means, and the
+registry of the shipped rule sets.
 
 A rule set is an immutable :class:`RuleSet` value.  Kernels never read this module; the
 public functions turn a rule set into small integer arrays
 (:func:`solver.scoring.scoring_params`, :func:`solver.tables.row_tables`) and pass those
-to the jitted code.  This module is the bottom layer: it imports no other module of
-the package, and every module that needs the rules imports it.
+to the jitted code.  This module is the bottom layer with :mod:`solver.rule_file`, the
+rule-set file format (docs/rule-files.md), the only module of the package it imports;
+every module that needs the rules imports it.
 
-Rule-set names (docs/rules.md#rule-sets): ``joker``, ``bonus``, ``pagat``, ``classic``
-(Western scoring) with the variants ``classic:eastern`` and ``classic:mandarin``.
+The shipped rule sets are files, ``solver/data/rules/*.toml``, loaded here; their names
+(docs/rules.md#rule-sets): ``joker``, ``bonus``, ``pagat``, ``classic`` (Western scoring,
+also ``classic:western``) with the variants ``classic:eastern`` and ``classic:mandarin``.
+:func:`rule_set` also reads a rule set of one's own from a file.
 """
 from __future__ import annotations
 
 import dataclasses
 import hashlib
 import json
+import os
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping
+
+from .rule_file import KEYS, NO_VALUE, SECTIONS, RuleFileError, nearest
+from .rule_file import read as read_toml, write as write_toml
 
 # ---------------------------------------------------------------------------------------
 # The one ladder (docs/rules.md#the-ladder), lowest first.  A row value's category is
@@ -31,6 +41,9 @@ CATEGORY_INDEX: Mapping[str, int] = MappingProxyType({n: i for i, n in enumerate
 
 ROWS = ("front", "middle", "back")
 ROW_SIZES = (3, 5, 5)
+# The categories a 3-card Front can make, weakest first (docs/rules.md#the-ladder: no
+# straights or flushes); joker trips exist only there.
+FRONT_CATEGORIES = ("high_card", "pair", "trips", "bonus_trips", "joker_trips")
 
 # The compiled scoring kernels (solver.scoring), as small integers.  A rule set does not
 # name its kernel: :attr:`RuleSet.scheme` is derived from its scoring fields, the fastest
@@ -54,6 +67,9 @@ PAID_ROW_WON, PAID_ROW_MADE = "row_won", "row_made"
 BONUS_PAID = (PAID_ROW_WON, PAID_ROW_MADE)
 
 AUTOMATIC_WINS = ("dragon", "six_pairs", "three_flushes", "three_straights")
+
+MAX_CARDS_DEALT = 17          # cards a seat may be dealt; 13 of them are set
+SEAT_COUNTS = (2, 3, 4, 5)    # table sizes a rule set may deal to (where the deck holds them)
 
 
 def _bonus_table(entries: Mapping[tuple[str, str], int]) -> tuple[tuple[int, ...], ...]:
@@ -83,28 +99,43 @@ class RuleSet:
     row_points: points for winning each row, (Front, Middle, Back): (1, 1, 1) in the
         row-by-row games, (0, 0, 0) in ``joker`` and ``bonus``, which pay scoops and
         bonuses only.
+
     front_trips_points: a Front won with trips scores this instead of ``row_points[0]``
         (mandarin: 3); 0 for no such exception.
+
     majority_bonus: extra points for winning at least two rows against a player (western).
+
     scoop: what scooping a player means: ``"all_rows_won"`` or ``"no_row_lost"``
         (joker, bonus: ties count as not losing).
+
     scoop_units: units for scooping a player, from that player.
+
     shot_multiplier: a scoop multiplies the pair's row points (mandarin: 2).
+
     home_run_units: scooping every other player: extra units from each of them.
+
     home_run_multiplier: scooping every other player multiplies the row points by this
         instead of by ``shot_multiplier`` (mandarin: 3).
+
     home_run_min_seats: home runs count only at tables of at least this many seats
         (mandarin: 4).
+
     row_bonus: royalties, units per (row, category) of the row.
+
     bonus_mode: ``"add"``: a royalty is added to the row's points; ``"replace"``: a won
         row scores its royalty instead of its points where it has one (eastern).
+
     bonus_paid: ``"row_won"``: a royalty is paid when its row wins; ``"row_made"``:
         whenever the row is made (each opponent pays it, win or lose).
+
     bonus_multiplied: the shot and home-run multipliers apply to royalties too (mandarin:
         no, they multiply row points only).
+
     foul_penalty: units a fouled hand pays each other player (classic).
+
     foul_loses_rows: a fouled hand loses every row, and the scoop, to each valid hand
         (pagat).  With neither, a foul cannot be played (joker, bonus).
+
     automatic_wins: units of each automatic win the rule set allows.
 
     Derived: ``scheme``, the compiled scoring kernel that computes exactly these fields
@@ -142,8 +173,14 @@ class RuleSet:
             raise ValueError(f"spade_copies must be 1 or 2, not {self.spade_copies!r}")
         if not 0 <= self.jokers <= 3:
             raise ValueError(f"jokers must be 0..3, not {self.jokers!r}")
-        if self.cards_dealt < self.cards_kept:
-            raise ValueError(f"cards_dealt must be at least 13, not {self.cards_dealt!r}")
+        if not self.cards_kept <= self.cards_dealt <= MAX_CARDS_DEALT:
+            raise ValueError(f"cards_dealt must be 13..{MAX_CARDS_DEALT}, not "
+                             f"{self.cards_dealt!r}")
+        if not self.seats or not set(self.seats) <= set(SEAT_COUNTS):
+            raise ValueError(f"seats must be counts out of {SEAT_COUNTS}, not {self.seats!r}")
+        if max(self.seats) * self.cards_dealt + self.cut_card > self.deck_size:
+            raise ValueError(f"{max(self.seats)} seats of {self.cards_dealt} cards do not "
+                             f"fit in a deck of {self.deck_size}")
         unknown = set(self.automatic_wins) - set(AUTOMATIC_WINS)
         if unknown:
             raise ValueError(f"unknown automatic wins {sorted(unknown)!r}")
@@ -190,11 +227,95 @@ class RuleSet:
         >>> rule_set("classic").digest == rule_set("classic:eastern").digest
         False
         """
-        content = {f.name: (dict(getattr(self, f.name)) if f.name == "automatic_wins"
-                            else getattr(self, f.name))
-                   for f in dataclasses.fields(self) if f.name != "name"}
-        text = json.dumps(content, sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        digest = self.__dict__.get("_digest")       # (computed once: caches ask often)
+        if digest is None:
+            content = {f.name: (dict(getattr(self, f.name)) if f.name == "automatic_wins"
+                                else getattr(self, f.name))
+                       for f in dataclasses.fields(self) if f.name != "name"}
+            text = json.dumps(content, sort_keys=True, separators=(",", ":"))
+            digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+            object.__setattr__(self, "_digest", digest)
+        return digest
+
+    @classmethod
+    def from_dict(cls, data: Mapping, source: str = "") -> "RuleSet":
+        """The rule set a rule-set file's tables describe (docs/rule-files.md), e.g.
+        ``{"name": "mine", "scoring": {"scoop_units": 3}}``; a missing key takes its
+        default.  A bad key or value raises :class:`solver.rule_file.RuleFileError` (a
+        ``ValueError``) naming ``source``, the key, the value and the reason.
+
+        >>> RuleSet.from_dict(rule_set("pagat").to_dict()) == rule_set("pagat")
+        True
+        """
+        return _rule_set_from_dict(data, source)
+
+    @classmethod
+    def from_toml(cls, text: str, source: str = "") -> "RuleSet":
+        """The rule set of a rule-set file's text (docs/rule-files.md); errors name
+        ``source``.  The text must give the rule set's ``name``.
+
+        >>> RuleSet.from_toml(rule_set("joker").to_toml()) == rule_set("joker")
+        True
+        """
+        return _rule_set_from_dict(read_toml(text, source), source)
+
+    @classmethod
+    def from_file(cls, path: "str | os.PathLike") -> "RuleSet":
+        """The rule set in the TOML file ``path`` (docs/rule-files.md); its ``name``
+        defaults to the file's name without ``.toml``."""
+        return _rule_set_from_file(path)
+
+    def to_dict(self) -> dict:
+        """The tables of this rule set's file: :meth:`from_dict` of them is this rule set."""
+        return _rule_set_to_dict(self)
+
+    def to_toml(self, header: "tuple[str, ...]" = ()) -> str:
+        """This rule set as a rule-set file (TOML, docs/rule-files.md), every key written
+        out; ``header``: comment lines to put on top.  Loading it gives this rule set."""
+        return write_toml(header, self.to_dict())
+
+    def summary(self) -> str:
+        """One line of what the rule set is: its deck, deal and scoring in short.
+
+        >>> rule_set("classic").summary()
+        '52 cards, 13 each to 2, 3 or 4 seats; 1 a row, +1 for two rows, a foul pays 4, 4 automatic wins'
+        """
+        deck = f"{52 + 13 * (self.spade_copies - 1)} cards" + (
+            f" and {self.jokers} joker{'s' if self.jokers > 1 else ''}" if self.jokers else ""
+        ) + (", a cut card" if self.cut_card else "")
+        seats = " or ".join([", ".join(map(str, self.seats[:-1])), str(self.seats[-1])]
+                            if len(self.seats) > 1 else [str(self.seats[0])])
+        kept = " (13 set)" if self.cards_dealt > self.cards_kept else ""
+        parts = []
+        if any(self.row_points):
+            points = self.row_points
+            parts.append(f"{points[0]} a row" if len(set(points)) == 1
+                         else "rows " + "/".join(map(str, points)))
+        if self.front_trips_points:
+            parts.append(f"Front trips {self.front_trips_points}")
+        if self.majority_bonus:
+            parts.append(f"+{self.majority_bonus} for two rows")
+        scoop = "all three rows" if self.scoop == SCOOP_ALL_ROWS_WON else "no row lost"
+        if self.scoop_units:
+            parts.append(f"+{self.scoop_units} for {scoop}")
+        if self.shot_multiplier > 1:
+            parts.append(f"x{self.shot_multiplier} for {scoop}")
+        home = (f" (at {self.home_run_min_seats}+ seats)"
+                if self.home_run_min_seats > min(self.seats) else "")
+        if self.home_run_units:
+            parts.append(f"+{self.home_run_units} a home run{home}")
+        if self.home_run_multiplier > 1:
+            parts.append(f"x{self.home_run_multiplier} a home run{home}")
+        if any(any(row) for row in self.row_bonus):
+            parts.append("royalties" + (" instead of the row's points"
+                                        if self.bonus_mode == BONUS_REPLACE else ""))
+        parts.append(f"a foul pays {self.foul_penalty}" if self.foul_penalty
+                     else "a foul loses every row" if self.foul_loses_rows
+                     else "a foul cannot be played")
+        if self.automatic_wins:
+            parts.append(f"{len(self.automatic_wins)} automatic win"
+                         f"{'s' if len(self.automatic_wins) > 1 else ''}")
+        return f"{deck}, {self.cards_dealt} each{kept} to {seats} seats; " + ", ".join(parts)
 
     def __reduce__(self):
         # Pickled for worker processes; the read-only mapping does not pickle itself.
@@ -242,87 +363,317 @@ def kernel_scheme(rs: RuleSet) -> int:
     return SCHEME_GENERAL
 
 
-_SCOOP_COMMON = dict(deal_all_unseen=True, seats=(4,), row_points=(0, 0, 0),
-                     scoop=SCOOP_NO_ROW_LOST, scoop_units=1)
+# ---------------------------------------------------------------------------------------
+# Rule-set files (docs/rule-files.md).  solver.rule_file holds the layout and the TOML
+# syntax; here is what each value means and which field it sets, one key to one field.
 
-_CLASSIC_COMMON = dict(
-    spade_copies=1, jokers=0, cut_card=False, cards_dealt=13, seats=(2, 3, 4),
-    deal_all_unseen=True, foul_penalty=4,
-    automatic_wins=MappingProxyType(
-        {"dragon": 13, "six_pairs": 3, "three_flushes": 3, "three_straights": 3}),
-)
+FOUL_PENALTY, FOUL_LOSES_ROWS, FOUL_NOT_ALLOWED = "penalty", "loses_rows", "not_allowed"
+FOUL_RULES = (FOUL_PENALTY, FOUL_LOSES_ROWS, FOUL_NOT_ALLOWED)
 
-# Eastern and Mandarin share their bonus hands (docs/rules.md#classic); Mandarin adds
-# Front trips through front_trips_points instead of the table, since it multiplies like a
-# row point.
-_CLASSIC_BONUS_HANDS = {
-    ("middle", "full_house"): 2, ("middle", "quads"): 8, ("middle", "straight_flush"): 10,
-    ("back", "quads"): 4, ("back", "straight_flush"): 5,
-}
 
-_REGISTRY: dict[str, RuleSet] = {
-    # docs/rules.md#joker (the jokers themselves: docs/rules.md#jokers).
-    "joker": RuleSet(
-        name="joker", spade_copies=2, jokers=3, cut_card=False, cards_dealt=17,
-        home_run_units=3, **_SCOOP_COMMON,
-        row_bonus=_bonus_table({
-            ("front", "trips"): 1, ("front", "joker_trips"): 5,
-            ("middle", "quads"): 2, ("middle", "straight_flush"): 2,
-            ("middle", "joker_five"): 3, ("middle", "natural_five"): 12,
-            ("back", "quads"): 1, ("back", "straight_flush"): 1,
-            ("back", "joker_five"): 2, ("back", "natural_five"): 5,
-        }),
-    ),
-    # docs/rules.md#bonus (its table restored from a public implementation of the game).
-    "bonus": RuleSet(
-        name="bonus", spade_copies=2, jokers=0, cut_card=True, cards_dealt=16,
-        home_run_units=2, **_SCOOP_COMMON,
-        row_bonus=_bonus_table({
-            ("front", "trips"): 1, ("front", "bonus_trips"): 2,
-            ("middle", "bonus_trips"): 1, ("middle", "bonus_full_house"): 2,
-            ("middle", "quads"): 2, ("middle", "straight_flush"): 2,
-            ("middle", "bonus_quads"): 5, ("middle", "natural_five"): 10,
-            ("back", "bonus_trips"): 1, ("back", "bonus_full_house"): 1,
-            ("back", "quads"): 1, ("back", "straight_flush"): 1,
-            ("back", "bonus_quads"): 5, ("back", "natural_five"): 5,
-        }),
-    ),
-    # docs/rules.md#pagat.
-    "pagat": RuleSet(
-        name="pagat", spade_copies=1, jokers=0, cut_card=False, cards_dealt=13,
-        seats=(2, 3, 4), deal_all_unseen=False, foul_loses_rows=True,
-    ),
-    # docs/rules.md#classic.
-    "classic": RuleSet(name="classic", majority_bonus=1, **_CLASSIC_COMMON),
-    "classic:eastern": RuleSet(
-        name="classic:eastern", bonus_mode=BONUS_REPLACE, **_CLASSIC_COMMON,
-        row_bonus=_bonus_table({("front", "trips"): 3, **_CLASSIC_BONUS_HANDS}),
-    ),
-    "classic:mandarin": RuleSet(
-        name="classic:mandarin", front_trips_points=3, shot_multiplier=2,
-        home_run_multiplier=3, home_run_min_seats=4, **_CLASSIC_COMMON,
-        row_bonus=_bonus_table(_CLASSIC_BONUS_HANDS),
-    ),
-}
-_REGISTRY["classic:western"] = _REGISTRY["classic"]
+def _rule_set_from_dict(data: Mapping, source: str = "", default_name: "str | None" = None
+                        ) -> RuleSet:
+    """The rule set a file's tables describe (see :meth:`RuleSet.from_dict`)."""
+    reader = _FileReader(data, source)
+    name = reader.string("", "name", default_name)
+    if not name:
+        raise RuleFileError(source, "name", NO_VALUE if name is None else name,
+                            "a rule set needs a name")
+    spade_copies = 2 if reader.boolean("deck", "extra_spades", False) else 1
+    jokers = reader.integer("deck", "jokers", 0, 0, 3)
+    cut_card = reader.boolean("deck", "cut_card", False)
+    cards = reader.integer("deal", "cards", 13, RuleSet.cards_kept, MAX_CARDS_DEALT)
+    seats = reader.seats(13 * (3 + spade_copies) + jokers, cards, cut_card)
+    deal_all_unseen = reader.boolean("deal", "deal_all_unseen", True)
+
+    row_points = tuple(reader.integers("scoring", "row_points", (1, 1, 1), len(ROWS)))
+    scoring = dict(
+        front_trips_points=reader.integer("scoring", "front_trips_points", 0, 0),
+        majority_bonus=reader.integer("scoring", "majority_bonus", 0, 0),
+        scoop=reader.choice("scoring", "scoop", SCOOP_ALL_ROWS_WON, SCOOP_RULES),
+        scoop_units=reader.integer("scoring", "scoop_units", 0, 0),
+        shot_multiplier=reader.integer("scoring", "shot_multiplier", 1, 1),
+        home_run_units=reader.integer("scoring", "home_run_units", 0, 0),
+        home_run_multiplier=reader.integer("scoring", "home_run_multiplier", 1, 1),
+        home_run_min_seats=reader.integer("scoring", "home_run_min_seats", 2, 2,
+                                          max(SEAT_COUNTS)),
+    )
+    if ((scoring["home_run_units"] or scoring["home_run_multiplier"] > 1)
+            and scoring["home_run_min_seats"] > max(seats)):
+        raise RuleFileError(source, "scoring.home_run_min_seats",
+                            scoring["home_run_min_seats"],
+                            f"a home run pays, but never happens: deals have at most "
+                            f"{max(seats)} seats")
+
+    royalties = dict(bonus_mode=reader.choice("royalties", "mode", BONUS_ADD, BONUS_MODES),
+                     bonus_paid=reader.choice("royalties", "paid", PAID_ROW_WON, BONUS_PAID),
+                     bonus_multiplied=reader.boolean("royalties", "multiplied", False))
+    royalty_units = {}
+    for row in ROWS:
+        for category, units in reader.units("royalties", row, CATEGORIES, 0).items():
+            if (category not in FRONT_CATEGORIES if row == "front"
+                    else category == "joker_trips"):
+                raise RuleFileError(source, f"royalties.{row}.{category}", units,
+                                    f"a {row.title()} of {ROW_SIZES[ROWS.index(row)]} cards is "
+                                    f"never {category}")
+            royalty_units[row, category] = units
+    row_bonus = _bonus_table(royalty_units)
+
+    rule = reader.choice("fouls", "rule", FOUL_NOT_ALLOWED, FOUL_RULES)
+    penalty = reader.integer("fouls", "penalty", 0, 0)
+    if rule == FOUL_PENALTY and penalty == 0:
+        raise RuleFileError(source, "fouls.penalty", penalty,
+                            'rule = "penalty" needs a penalty of at least 1 unit')
+    if rule != FOUL_PENALTY and penalty:
+        raise RuleFileError(source, "fouls.penalty", penalty,
+                            f'a penalty is paid only with rule = "penalty", not {rule!r}')
+
+    automatic_wins = reader.units("automatic_wins", None, AUTOMATIC_WINS, 1)
+    try:
+        return RuleSet(name=name, spade_copies=spade_copies, jokers=jokers, cut_card=cut_card,
+                       cards_dealt=cards, seats=seats, deal_all_unseen=deal_all_unseen,
+                       row_points=row_points, **scoring, row_bonus=row_bonus, **royalties,
+                       foul_penalty=penalty, foul_loses_rows=rule == FOUL_LOSES_ROWS,
+                       automatic_wins=MappingProxyType(automatic_wins))
+    except ValueError as e:        # a rule RuleSet checks that the file's keys do not
+        raise RuleFileError(source, "rules", NO_VALUE, str(e)) from None
+
+
+class _FileReader:
+    """Reads a file's values key by key, each checked for type and range, once every key
+    of the file is known to be one of the layout's (solver.rule_file.KEYS)."""
+
+    def __init__(self, data: Mapping, source: str):
+        if not isinstance(data, Mapping):
+            raise RuleFileError(source, "rules", data, "a rule set is a table of keys")
+        self.data, self.source = data, source
+        for section in SECTIONS:
+            if section in data and not isinstance(data[section], Mapping):
+                raise RuleFileError(source, section, data[section],
+                                    f"must be a table ([{section}])")
+        self._no_unknown_keys()
+
+    def _no_unknown_keys(self):
+        top = {"name"} | set(SECTIONS)
+        for key, value in self.data.items():
+            if key not in top:
+                home = [k.section for k in KEYS if k.name == key and k.section]
+                reason = (f"unknown key; it belongs in [{home[0]}]" if home
+                          else f"unknown key{nearest(key, top)}")
+                raise RuleFileError(self.source, key, value, reason)
+        for section in SECTIONS:
+            if section == "automatic_wins":        # names, checked as they are read
+                continue
+            valid = [k.name for k in KEYS if k.section == section and not k.name.isupper()]
+            valid += list(ROWS) if section == "royalties" else []
+            for key, value in self.data.get(section, {}).items():
+                if key not in valid:
+                    raise RuleFileError(self.source, f"{section}.{key}", value,
+                                        f"unknown key{nearest(key, valid)}")
+
+    def raw(self, section: str, key: str, default):
+        table = self.data.get(section, {}) if section else self.data
+        return table.get(key, default)
+
+    def fail(self, section: str, key: str, value, reason: str):
+        raise RuleFileError(self.source, f"{section}.{key}" if section else key, value, reason)
+
+    def string(self, section, key, default):
+        value = self.raw(section, key, default)
+        if value is not None and not isinstance(value, str):
+            self.fail(section, key, value, "must be a string")
+        return value
+
+    def boolean(self, section, key, default):
+        value = self.raw(section, key, default)
+        if not isinstance(value, bool):
+            self.fail(section, key, value, "must be true or false")
+        return value
+
+    def integer(self, section, key, default, low, high=None, value=NO_VALUE):
+        if value is NO_VALUE:
+            value = self.raw(section, key, default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(section, key, value, "must be a whole number")
+        if value < low or (high is not None and value > high):
+            span = f"at least {low}" if high is None else f"from {low} to {high}"
+            self.fail(section, key, value, f"must be {span}")
+        return value
+
+    def integers(self, section, key, default, length):
+        value = self.raw(section, key, default)
+        if not isinstance(value, (list, tuple)) or len(value) != length:
+            self.fail(section, key, value, f"must be a list of {length} whole numbers")
+        for v in value:
+            self.integer(section, key, None, 0, value=v)
+        return value
+
+    def choice(self, section, key, default, valid):
+        value = self.raw(section, key, default)
+        if value not in valid or not isinstance(value, str):
+            self.fail(section, key, value, "must be one of "
+                      + ", ".join(f'"{v}"' for v in valid)
+                      + (nearest(value, valid) if isinstance(value, str) else ""))
+        return value
+
+    def seats(self, deck_size: int, cards: int, cut_card: bool) -> tuple[int, ...]:
+        value = self.raw("deal", "seats", [2, 3, 4])
+        if not isinstance(value, (list, tuple)) or not value:
+            self.fail("deal", "seats", value, "must be a list of seat counts, e.g. [2, 3, 4]")
+        for n in value:
+            self.integer("deal", "seats", None, min(SEAT_COUNTS), max(SEAT_COUNTS), value=n)
+        if len(set(value)) != len(value):
+            self.fail("deal", "seats", value, "lists a seat count twice")
+        needed = max(value) * cards + cut_card
+        if needed > deck_size:
+            self.fail("deal", "seats", value,
+                      f"{max(value)} seats of {cards} cards"
+                      + (" and the cut card" if cut_card else "")
+                      + f" need {needed} cards; the deck has {deck_size}")
+        return tuple(sorted(value))
+
+    def units(self, section: str, table: "str | None", valid, low: int) -> dict[str, int]:
+        """The table ``section.table`` (``table`` None: the section itself) of names in
+        ``valid`` -> units of at least ``low``."""
+        key = f"{section}.{table}" if table else section
+        entries = self.data.get(section, {})
+        entries = entries.get(table, {}) if table else entries
+        if not isinstance(entries, Mapping):
+            raise RuleFileError(self.source, key, entries,
+                                f"must be a table of {', '.join(valid[:3])}, ... = units")
+        out = {}
+        for name, units in entries.items():
+            if name not in valid:
+                raise RuleFileError(self.source, f"{key}.{name}", units,
+                                    f"unknown name{nearest(name, valid)}")
+            out[name] = self.integer(key, name, None, low, value=units)
+        return out
+
+
+def _rule_set_to_dict(rs: RuleSet) -> dict:
+    """The file's tables for ``rs`` (see :meth:`RuleSet.to_dict`)."""
+    if rs.foul_penalty and rs.foul_loses_rows:
+        raise ValueError(f"the {rs.name} rule set both charges a foul penalty and makes a "
+                         "foul lose every row; a rule-set file says one or the other")
+    royalties: dict = dict(mode=rs.bonus_mode, paid=rs.bonus_paid,
+                           multiplied=rs.bonus_multiplied)
+    for row, units in zip(ROWS, rs.row_bonus):
+        entries = {category: u for category, u in zip(CATEGORIES, units) if u}
+        if entries:
+            royalties[row] = entries
+    rule = (FOUL_PENALTY if rs.foul_penalty else
+            FOUL_LOSES_ROWS if rs.foul_loses_rows else FOUL_NOT_ALLOWED)
+    return {
+        "name": rs.name,
+        "deck": dict(extra_spades=rs.spade_copies == 2, jokers=rs.jokers,
+                     cut_card=rs.cut_card),
+        "deal": dict(cards=rs.cards_dealt, seats=list(rs.seats),
+                     deal_all_unseen=rs.deal_all_unseen),
+        "scoring": dict(row_points=list(rs.row_points),
+                        front_trips_points=rs.front_trips_points,
+                        majority_bonus=rs.majority_bonus, scoop=rs.scoop,
+                        scoop_units=rs.scoop_units, shot_multiplier=rs.shot_multiplier,
+                        home_run_units=rs.home_run_units,
+                        home_run_multiplier=rs.home_run_multiplier,
+                        home_run_min_seats=rs.home_run_min_seats),
+        "royalties": royalties,
+        "fouls": dict(rule=rule, penalty=rs.foul_penalty),
+        "automatic_wins": {name: rs.automatic_wins[name] for name in AUTOMATIC_WINS
+                           if name in rs.automatic_wins},
+    }
+
+
+def _rule_set_from_file(path: "str | os.PathLike") -> RuleSet:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such rule-set file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"{path}: cannot read the rule-set file ({e})") from None
+    return _rule_set_from_dict(read_toml(text, str(path)), str(path), default_name=path.stem)
+
+
+# The shipped rule sets (solver/data/rules/*.toml; docs/rules.md#rule-sets), and the
+# other names of some of them.
+RULES_DIR = Path(__file__).parent / "data" / "rules"
+_ALIASES = {"classic:western": "classic"}
+
+
+def _load_registry() -> dict[str, RuleSet]:
+    registry = {}
+    for path in sorted(RULES_DIR.glob("*.toml")):
+        rs = _rule_set_from_file(path)
+        registry[rs.name] = rs
+    for alias, name in _ALIASES.items():
+        registry[alias] = registry[name]
+    return registry
+
+
+_REGISTRY: dict[str, RuleSet] = _load_registry()
 
 RULE_SET_NAMES: tuple[str, ...] = tuple(sorted(_REGISTRY))
 
 
-def rule_set(name: "str | RuleSet") -> RuleSet:
-    """The rule set called ``name`` (a :class:`RuleSet` is returned as it is).
+def is_rule_file(name: "str | os.PathLike | RuleSet") -> bool:
+    """Whether ``name`` names a rule-set file rather than a registered rule set: a path,
+    or a string ending in ``.toml``."""
+    return isinstance(name, os.PathLike) or (isinstance(name, str)
+                                             and name.strip().lower().endswith(".toml"))
+
+
+def rule_set(name: "str | os.PathLike | RuleSet") -> RuleSet:
+    """The rule set called ``name``, or the one in the file ``name`` (a path, or a string
+    ending in ``.toml``: docs/rule-files.md); a :class:`RuleSet` is returned as it is.
 
     >>> rule_set("joker").cards_dealt
     17
     >>> rule_set("poker")
     Traceback (most recent call last):
     ...
-    ValueError: unknown rule set 'poker'; valid names: 'bonus', 'classic', 'classic:eastern', 'classic:mandarin', 'classic:western', 'joker', 'pagat'
+    ValueError: unknown rule set 'poker'; valid names: 'bonus', 'classic', 'classic:eastern', 'classic:mandarin', 'classic:western', 'joker', 'pagat' (or a rule-set file, NAME.toml)
     """
     if isinstance(name, RuleSet):
         return name
+    if is_rule_file(name):
+        return _rule_set_from_file(name)
     try:
         return _REGISTRY[str(name).strip().lower()]
     except KeyError:
         valid = ", ".join(repr(n) for n in RULE_SET_NAMES)
-        raise ValueError(f"unknown rule set {name!r}; valid names: {valid}") from None
+        raise ValueError(f"unknown rule set {name!r}; valid names: {valid} "
+                         "(or a rule-set file, NAME.toml)") from None
+
+
+def builtin_name(rs: RuleSet) -> "str | None":
+    """The registry name of the shipped rule set with the same rules as ``rs`` (whatever
+    ``rs`` is called), or None.  What is shipped for a rule set -- its opponent model, its
+    reference field -- is found under this name, so a file that restates a built-in's
+    rules uses the built-in's, and a file that changes them, even under a built-in's
+    name, does not.
+
+    >>> builtin_name(rule_set("classic:western"))
+    'classic'
+    """
+    if rs.name in _REGISTRY and _REGISTRY[rs.name].digest == rs.digest:
+        return _REGISTRY[rs.name].name
+    return _BUILTIN_BY_DIGEST.get(rs.digest)
+
+
+# Aliases share their rule set, so each digest names one shipped rule set.
+_BUILTIN_BY_DIGEST = {rs.digest: rs.name for name, rs in _REGISTRY.items()
+                      if name not in _ALIASES}
+
+
+def cache_name(rs: RuleSet) -> str:
+    """The name a cache on disk files ``rs``'s derived data under (its pool of opponent
+    hands): the shipped rule set's name for a built-in's rules, else the name and the
+    rules' :attr:`RuleSet.digest`, so a file never reads the cache of another rule set of
+    the same name.  ``:`` becomes ``-`` (a file name).
+
+    >>> cache_name(rule_set("classic:eastern"))
+    'classic-eastern'
+    """
+    builtin = builtin_name(rs)
+    label = builtin if builtin else f"{rs.name}-{rs.digest}"
+    return re.sub(r"[^A-Za-z0-9_.-]", "-", label)

@@ -40,12 +40,8 @@ import numpy as np
 
 from ._jit import njit
 from .kernels import ordinal3, ordinal_of_word5
-from .rules import CATEGORY_INDEX, RuleSet
+from .rules import CATEGORY_INDEX, FRONT_CATEGORIES, RuleSet
 from .scoring import row_bonus
-
-# The categories a Front can make, weakest first (docs/rules.md#the-ladder: no straights
-# or flushes).
-FRONT_CATEGORIES = ("high_card", "pair", "trips", "bonus_trips", "joker_trips")
 
 
 def front_bonus_is_monotone(rules: RuleSet) -> bool:

@@ -212,7 +212,7 @@ def _solve_hand(hand: Hand, *, samples: Optional[int] = None, seed: int = 0,
     # compiles the search and the description, which this one runs as Python meanwhile
     # (solver._warmup).  It needs no row tables, so it starts before they are built.
     warming = None if builtin is None else _warmup.start(
-        set_hands_kernel(builtin[0], rs.scheme, rs.cards_dealt), rs.name, hand.cut_name)
+        set_hands_kernel(builtin[0], rs.scheme, rs.cards_dealt), rs, hand.cut_name)
     # A first solve compiles its kernels: say so, and how long it has taken so far.
     with compile_progress(_kernels(None if builtin is None else builtin[0], rs),
                           "the solver's kernels"):

@@ -79,3 +79,13 @@ def test_the_study_page_ships_with_the_package(pyproject):
     assert "recursive-include solver/web/static" in (ROOT / "MANIFEST.in").read_text()
     web = pyproject["project"]["optional-dependencies"]["web"]
     assert {dep.split(">")[0] for dep in web} == {"fastapi", "uvicorn"}
+
+
+def test_the_shipped_rule_sets_are_package_data(pyproject):
+    # The registry loads its rule sets from files (solver/data/rules/*.toml), read with
+    # the standard library's tomllib: package data, and Python 3.11 or later.
+    from solver.rules import RULES_DIR
+    assert "data/rules/*.toml" in pyproject["tool"]["setuptools"]["package-data"]["solver"]
+    assert RULES_DIR.parent == Path(solver.__file__).parent / "data"
+    assert len(list(RULES_DIR.glob("*.toml"))) == 6
+    assert pyproject["project"]["requires-python"] == ">=3.11"

@@ -186,7 +186,9 @@ def test_the_api_is_described_by_an_openapi_schema(client):
     assert {"/api/rules", "/api/solve", "/api/review", "/api/deal", "/api/status"} <= \
         set(schema["paths"])
     fields = schema["components"]["schemas"]["ReviewRequest"]["properties"]
-    assert {"cards", "setting", "rules", "cut", "players", "samples", "seed"} == set(fields)
+    assert {"cards", "setting", "rules", "rules_file", "cut", "players", "samples",
+            "seed"} == set(fields)
+    assert "/api/rules/file" in schema["paths"]
     assert client.get("/docs").status_code == 404        # its page would load a CDN's script
 
 
@@ -392,3 +394,71 @@ def test_fuzzed_bodies_get_200_or_400_and_never_500(client):
         assert response.status_code in (200, 400), (path, body, response.text)
         if response.status_code == 400:
             assert response.json()["error"] and "Traceback" not in response.text
+
+
+@pytest.mark.parametrize("path, body", [
+    ("/api/solve", {"cards": "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d"}),
+    ("/api/review", {"cards": "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d",
+                     "setting": "As Kd 9c / 3d 3c Qh 5d 2d / 9s 8c 7h 6h 5s"}),
+    ("/api/deal", {}),
+])
+def test_a_request_cannot_make_the_server_read_a_rules_file_of_its_own(client, path, body,
+                                                                       tmp_path):
+    # solver.rule_set reads a path ending in .toml; the server takes names only.
+    secret = tmp_path / "secret.toml"
+    secret.write_text('name = "read"\n')
+    response = client.post(path, json={**body, "rules": str(secret)})
+    assert response.status_code == 400
+    assert "a rule set's name, not a file of this server" in response.json()["error"]
+
+
+HOUSE_RULES = """name = "our table"
+[scoring]
+majority_bonus = 1
+[fouls]
+rule = "penalty"
+penalty = 4
+[automatic_wins]
+dragon = 13
+six_pairs = 3
+three_flushes = 3
+three_straights = 3
+"""          # classic's rules, under another name
+
+
+def test_a_rules_file_is_described_as_the_shipped_rule_sets_are(client):
+    info = client.post("/api/rules/file", json={"text": HOUSE_RULES}).json()
+    classic = next(rs for rs in client.get("/api/rules").json()["rule_sets"]
+                   if rs["name"] == "classic")
+    assert info["name"] == "our table" and info["docs"] == "docs/rule-files.md"
+    assert {k: v for k, v in info.items() if k not in ("name", "docs")} == \
+        {k: v for k, v in classic.items() if k not in ("name", "docs")}
+    assert info["summary"] == solver.rule_set("classic").summary()
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[scoring]\nmajority = 1\n", "the rules file: scoring.majority = 1: unknown key (did "
+                                  "you mean 'majority_bonus'?)"),
+    ("[deck\n", "the rules file: invalid TOML"),
+    ("[deck]\njokers = 1\n", "the rules file: name: a rule set needs a name"),
+])
+def test_a_bad_rules_file_is_refused_with_the_loaders_line(client, text, message):
+    response = client.post("/api/rules/file", json={"text": text})
+    assert response.status_code == 400 and response.json()["error"].startswith(message)
+
+
+def test_solve_review_and_deal_play_under_a_sent_rules_file(client):
+    hand = "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d"
+    mine = dict(rules="our table", rules_file=HOUSE_RULES)
+    ours = client.post("/api/solve", json=dict(cards=hand, samples=40, **mine)).json()
+    theirs = client.post("/api/solve", json=dict(cards=hand, samples=40,
+                                                 rules="classic")).json()
+    assert ours["rules"] == "our table"
+    assert {**ours, "rules": "classic"} == theirs
+    setting = "As Kd 9c / 3d 3c Qh 5d 2d / 9s 8c 7h 6h 5s"
+    review = client.post("/api/review", json=dict(cards=hand, setting=setting, samples=40,
+                                                  **mine)).json()
+    assert review["rules"] == "our table"
+    deal = client.post("/api/deal", json=dict(seed=5, **mine)).json()
+    assert deal["rules"] == "our table" and deal["hands"] == client.post(
+        "/api/deal", json=dict(seed=5, rules="classic")).json()["hands"]

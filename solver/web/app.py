@@ -10,6 +10,10 @@ Endpoints (JSON; the schema is at ``/api/openapi.json``):
   top=).to_dict()``.
 * ``POST /api/review`` -- ``solver.review(cards, setting, rules, cut, samples=, seed=,
   players=).to_dict()``.
+* ``POST /api/rules/file`` -- ``{"text": ...}``: the rule set of a rule-set file's text
+  (docs/rule-files.md), described as ``/api/rules`` describes one; ``/api/solve``,
+  ``/api/review`` and ``/api/deal`` play under such a file's rule set when their body
+  carries its text as ``rules_file``.
 * ``POST /api/cards`` -- ``{"cards": solver.format_cards(text).split()}``: the page's
   paste box, read by the library (every notation the command line takes).
 * ``POST /api/deal`` -- a random deal, as ``python -m solver deal --json`` gives it (a
@@ -53,14 +57,14 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional, Union
+from typing import Annotated, Optional, Union
 
 import numba
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from starlette.exceptions import HTTPException
 
 import solver
@@ -69,7 +73,7 @@ from . import play
 from .._checks import check_int
 from ..cards import card_name, deck_codes
 from ..display import sort_row
-from ..rules import SCHEME_MANDARIN, SCHEME_SCOOP
+from ..rules import SCHEME_MANDARIN, SCHEME_SCOOP, is_rule_file
 from ..sampling import RANDOM_SEEDS, deal_hands, first_batch
 from ..solve import EFFORTS, POOLED_FAST
 
@@ -109,13 +113,40 @@ class Limits:
 Cards = Union[StrictStr, list[StrictStr]]
 
 
+def _rule_set_name(text: str) -> str:
+    """A request's ``rules``: a rule set's name, never a path -- ``solver.rule_set``
+    reads a ``.toml`` path as a rule-set file, and a client must not have this server
+    read its own files."""
+    if is_rule_file(text):
+        raise ValueError("a rule set's name, not a file of this server")
+    return text
+
+
+RuleName = Annotated[StrictStr, AfterValidator(_rule_set_name)]
+RULES_FILE_HELP = ("the text of a rule-set file (docs/rule-files.md) to play under instead "
+                   "of a shipped rule set; rules is then its name")
+
+
+def _rules_of(body) -> "str | solver.RuleSet":
+    """The rule set a request plays under: the rule-set file it sends, else the name."""
+    if getattr(body, "rules_file", None) is not None:
+        return _rule_set_from_text(body.rules_file)
+    return body.rules
+
+
+def _rule_set_from_text(text: str) -> "solver.RuleSet":
+    """The rule set of a rule-set file's text, as the page sends it (pasted or loaded)."""
+    return solver.RuleSet.from_toml(text, source="the rules file")
+
+
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
 class SolveRequest(_Body):
     cards: Cards = Field(description="the hand: one text ('As Ks Qh ...') or card texts")
-    rules: StrictStr = Field(description="rule set: " + ", ".join(PAGE_RULE_SETS))
+    rules: RuleName = Field(description="rule set: " + ", ".join(PAGE_RULE_SETS))
+    rules_file: Optional[StrictStr] = Field(None, description=RULES_FILE_HELP)
     cut: Optional[StrictStr] = Field(None, description="the cut card (bonus), e.g. '4c'")
     players: Optional[StrictInt] = Field(None, description="seats (default: the largest)")
     samples: Optional[StrictInt] = Field(None, description=SAMPLES_HELP)
@@ -129,7 +160,8 @@ class ReviewRequest(_Body):
     cards: Cards = Field(description="the hand")
     setting: Cards = Field(description="your rows 'FRONT / MIDDLE / BACK' or [front, "
                                        "middle, back]; 'declare' (classic)")
-    rules: StrictStr = Field(description="rule set: " + ", ".join(PAGE_RULE_SETS))
+    rules: RuleName = Field(description="rule set: " + ", ".join(PAGE_RULE_SETS))
+    rules_file: Optional[StrictStr] = Field(None, description=RULES_FILE_HELP)
     cut: Optional[StrictStr] = Field(None, description="the cut card (bonus)")
     players: Optional[StrictInt] = Field(None, description="seats (default: the largest)")
     samples: Optional[StrictInt] = Field(None, description=REVIEW_SAMPLES_HELP)
@@ -141,8 +173,13 @@ class CardsRequest(_Body):
                                          "('As Kd', 'AsKd', 'A♠️ K♦️', '10h', 'Jk')")
 
 
+class RulesFileRequest(_Body):
+    text: StrictStr = Field(description="the text of a rule-set file (docs/rule-files.md)")
+
+
 class DealRequest(_Body):
-    rules: StrictStr = Field(description="rule set")
+    rules: RuleName = Field(description="rule set")
+    rules_file: Optional[StrictStr] = Field(None, description=RULES_FILE_HELP)
     players: Optional[StrictInt] = Field(None, description="seats (default: the largest)")
     seed: Optional[StrictInt] = Field(None, description="seed of the deal (default: random)")
 
@@ -453,7 +490,7 @@ def _solve_sampling(body: "SolveRequest", max_samples: int) -> dict:
     if body.samples is not None:
         return dict(samples=_samples(body.samples, max_samples), effort=body.effort)
     effort = "fast" if body.effort is None else body.effort
-    rs = solver.rule_set(body.rules)
+    rs = solver.rule_set(_rules_of(body))
     seats = rs.max_seats if body.players is None else body.players
     if effort not in EFFORTS or seats not in rs.seats or rs.cards_dealt not in \
             EFFORTS[effort]["hands"]:
@@ -468,9 +505,9 @@ def _solve_sampling(body: "SolveRequest", max_samples: int) -> dict:
                 effort=None)
 
 
-def _rule_set_info(name: str) -> dict:
-    rs = solver.rule_set(name)
-    return dict(
+def _rule_set_info(rules: "str | solver.RuleSet") -> dict:
+    rs = solver.rule_set(rules)
+    return dict(summary=rs.summary(),
         name=rs.name, deck=[card_name(c) for c in deck_codes(rs)], spade_sets=rs.spade_copies,
         jokers=rs.jokers, cards_dealt=rs.cards_dealt, cards_kept=rs.cards_kept,
         players=list(rs.seats), cut_card=rs.cut_card,
@@ -480,10 +517,11 @@ def _rule_set_info(name: str) -> dict:
         fouls="cannot be played" if rs.scheme == SCHEME_SCOOP else
         "lose every row to each valid hand" if rs.foul_loses_rows else
         f"pay {rs.foul_penalty} to each other player",
-        docs=f"docs/rules.md#{rs.name.split(':')[0]}")
+        docs=f"docs/rules.md#{rs.name.split(':')[0]}" if rs.name in PAGE_RULE_SETS
+        else "docs/rule-files.md")
 
 
-def _deal(rules: str, players: Optional[int], seed: Optional[int]) -> dict:
+def _deal(rules: "str | solver.RuleSet", players: Optional[int], seed: Optional[int]) -> dict:
     """A random deal, as ``python -m solver deal --json`` prints it (and the players)."""
     rs = solver.rule_set(rules)
     seed = secrets.randbelow(RANDOM_SEEDS) if seed is None else check_int("seed", seed, 0)
@@ -698,7 +736,7 @@ def create_app(limits: Limits = Limits()) -> FastAPI:
     @app.post("/api/solve", summary="solver.solve(...).to_dict()")
     async def solve(body: SolveRequest, request: Request) -> dict:
         sampling = _solve_sampling(body, limits.max_samples)
-        answer = await _in_a_worker(state, request, "solve", body.cards, body.rules,
+        answer = await _in_a_worker(state, request, "solve", body.cards, _rules_of(body),
                                     body.cut, seed=body.seed, players=body.players,
                                     top=body.top, **sampling)
         if "precision" in sampling:        # capped here: at the effort asked for
@@ -708,7 +746,7 @@ def create_app(limits: Limits = Limits()) -> FastAPI:
     @app.post("/api/review", summary="solver.review(...).to_dict()")
     async def review(body: ReviewRequest, request: Request) -> dict:
         return await _in_a_worker(state, request, "review", body.cards, body.setting,
-                                  body.rules, body.cut,
+                                  _rules_of(body), body.cut,
                                   samples=_samples(body.samples, limits.max_samples,
                                                            DEFAULT_SAMPLES),
                                   seed=body.seed, players=body.players)
@@ -719,7 +757,11 @@ def create_app(limits: Limits = Limits()) -> FastAPI:
 
     @app.post("/api/deal", summary="a random deal (python3 -m solver deal --json)")
     async def deal(body: DealRequest) -> dict:
-        return _deal(body.rules, body.players, body.seed)
+        return _deal(_rules_of(body), body.players, body.seed)
+
+    @app.post("/api/rules/file", summary="a rule-set file's rule set, as /api/rules gives one")
+    async def rules_file(body: RulesFileRequest) -> dict:
+        return _rule_set_info(_rule_set_from_text(body.text))
 
     @app.post("/api/match/deal", summary="your hand of a seeded deal (Practice, Match)")
     async def match_deal(body: play.MatchDealRequest) -> dict:

@@ -169,7 +169,8 @@ function chooseRules(name) {
   if (rs.jokers) parts.push(`${rs.jokers} jokers`);
   if (rs.cut_card) parts.push("a cut card names the Bonus rank");
   parts.push(`a foul: ${rs.fouls}`);
-  $("rules-note").textContent = parts.join("; ") + ` (${rs.docs}).`;
+  $("rules-note").textContent = (rs.file_text ? `${rs.name}: ${rs.summary}. ` : "") +
+    parts.join("; ") + ` (${rs.docs}).`;
   $("discard-note").textContent = dealt > kept
     ? `The ${dealt - kept} cards you do not set are your discards.` : "";
   buildDeck();
@@ -256,6 +257,7 @@ function gameOptions(forReview = false) {
   if (samples !== "auto") options.samples = Number(samples);
   else if (forReview) options.samples = Math.min(REVIEW_SAMPLES, state.maxSamples);
   if (state.rules.cut_card) options.cut = $("cut").value;
+  if (state.rules.file_text) options.rules_file = state.rules.file_text;
   return options;
 }
 
@@ -329,7 +331,7 @@ async function randomDeal() {
   try {
     const options = gameOptions();
     const deal = await working("dealing", () => api("/api/deal",
-      { rules: options.rules, players: options.players }));
+      { rules: options.rules, rules_file: options.rules_file, players: options.players }));
     if (deal.cut) { $("cut").value = deal.cut; markCut(); }
     $("hand-text").value = deal.hands[0];
     setHandFromCards(words(deal.hands[0]));
@@ -639,6 +641,37 @@ function showReview(r) {
   $("review").hidden = false;
 }
 
+// --- a rule-set file of one's own -------------------------------------------------------------------
+// The server reads the file's text (POST /api/rules/file) and describes its rule set as it
+// does the shipped ones; the page then sends the text with every solve, review and deal.
+async function useRulesFile() {
+  hideError();
+  const text = $("rules-file-text").value;
+  try {
+    const rs = await api("/api/rules/file", { text });
+    const shipped = state.ruleSets[rs.name];
+    if (shipped && !shipped.file_text) {
+      throw new Error(`this file's rule set is called ${rs.name}, as a shipped one is: ` +
+                      `give it a name of its own (name = "...")`);
+    }
+    rs.file_text = text;
+    state.ruleSets[rs.name] = rs;
+    const select = $("rules");
+    if (!shipped) select.append(new Option(`${rs.name} (your file)`, rs.name));
+    select.value = rs.name;
+    chooseRules(rs.name);
+  } catch (e) {
+    showError(e.message, "rules-file");
+  }
+}
+
+async function loadRulesFile(e) {
+  const file = e.target.files[0];
+  if (!file) return;
+  $("rules-file-text").value = await file.text();
+  await useRulesFile();
+}
+
 // --- start ------------------------------------------------------------------------------------------
 async function start() {
   try {
@@ -656,6 +689,8 @@ async function start() {
     return;
   }
   $("rules").addEventListener("change", (e) => chooseRules(e.target.value));
+  $("rules-file-use").addEventListener("click", useRulesFile);
+  $("rules-file-pick").addEventListener("change", loadRulesFile);
   $("cut").addEventListener("change", () => { markCut(); handChanged(); });
   for (const id of ["players", "samples", "seed"]) {
     $(id).addEventListener("change", () => { $("result").hidden = true; $("review").hidden = true; });

@@ -1,0 +1,46 @@
+"""The answers of an old checkout and this one on the same seeded hands, for every
+shipped rule set and table size, default ``solve`` and ``samples=1000``: the check that a
+change which must not move a single answer (a refactoring, rules moved into files) did
+not.  Answers only, no timing (compare_solve.py times, for its four rule sets); an
+answer is compare_solve.py's ``_answer``.  The old checkout's package is imported as
+``solver_old``: extract it fresh (``git archive``), since a Numba cache it wrote under
+that name cannot be read by a plain ``import solver`` of the same folder.
+
+    mkdir /tmp/solver-old && git archive COMMIT solver | tar -x -C /tmp/solver-old
+    cd benchmarks && PYTHONPATH=..:. python3 compare_answers.py /tmp/solver-old \
+        [hands, default 150] [hands at samples=1000, default 15]
+"""
+import sys
+
+import numba
+
+import solver
+import test_speed_bench as tsb
+from compare_rows import _load_old
+from compare_solve import _answer
+
+tsb.CASES.update({"classic:eastern": (13, None), "classic:mandarin": (13, None)})
+TABLES = [("joker", 4), ("bonus", 4), ("pagat", 4), ("pagat", 2), ("classic", 4),
+          ("classic", 2), ("classic:eastern", 4), ("classic:eastern", 2),
+          ("classic:mandarin", 4), ("classic:mandarin", 3), ("classic:mandarin", 2)]
+
+
+def main(root: str, n_default: int, n_1000: int) -> None:
+    old = _load_old(root)
+    numba.set_num_threads(1)
+    print("| rule set | seats | samples | hands | same answers |\n|---|---:|---:|---:|---|",
+          flush=True)
+    for rules, players in TABLES:
+        for samples, n in ((None, n_default), (1000, n_1000)):
+            hands, cut = tsb._hands(rules, n)
+            differ = sum(
+                _answer(old.solve(hand, rules, cut, players=players, samples=samples))
+                != _answer(solver.solve(hand, rules, cut, players=players, samples=samples))
+                for hand in hands)
+            print(f"| `{rules}` | {players} | {samples or 'default'} | {n} | "
+                  f"{'yes' if not differ else f'NO ({differ} differ)'} |", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 150,
+         int(sys.argv[3]) if len(sys.argv) > 3 else 15)

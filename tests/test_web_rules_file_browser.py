@@ -1,0 +1,47 @@
+"""The study page plays under a rule-set file of the user's own, in a real browser (the
+set-up and its skips are tests/test_web_browser.py's): pasted, it joins the rule sets,
+the page shows its name and summary, and a solve under it shows the library's answer."""
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_web_browser import page  # noqa: E402,F401  (the browser, with the page open)
+
+import solver  # noqa: E402
+
+HOUSE = solver.rule_set("classic").to_toml().replace('name = "classic"', 'name = "our table"')
+HAND = "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d"
+
+
+def test_a_pasted_rules_file_is_played_under(page):  # noqa: F811
+    page.click("#rules-file summary")
+    page.fill("#rules-file-text", HOUSE.replace("majority_bonus = 1", "majority = 1"))
+    page.click("#rules-file-use")
+    page.wait_for_selector("#error-rules-file:not([hidden])", timeout=30_000)
+    assert page.inner_text("#error-rules-file") == (
+        "the rules file: scoring.majority = 1: unknown key (did you mean 'majority_bonus'?)")
+    assert [p for p in page.problems if "400 (Bad Request)" not in p] == []
+    page.problems.clear()                    # (the browser logs the refused request)
+
+    page.fill("#rules-file-text", HOUSE)
+    page.click("#rules-file-use")
+    page.wait_for_selector('#rules option[value="our table"]', state="attached")
+    assert page.input_value("#rules") == "our table"
+    assert page.inner_text("#rules-note").startswith(
+        f"our table: {solver.rule_set('classic').summary()}. ")
+
+    page.select_option("#samples", "200")
+    page.fill("#seed", "0")
+    page.fill("#hand-text", HAND)
+    page.click("#use-text")
+    page.click("#solve")
+    page.wait_for_selector("#result:not([hidden])", timeout=120_000)
+    rs = solver.RuleSet.from_toml(HOUSE)
+    sol = solver.solve(HAND, rs, samples=200, seed=0, players=4, top=5)
+    shown = {row: page.get_attribute(f"#best-rows .row-line[data-row={row}]", "data-cards")
+             for row in ("front", "middle", "back")}
+    assert shown == dict(front=sol.front, middle=sol.middle, back=sol.back)
+    assert page.inner_text("#headline").startswith("our table, 4 players: the best setting")
+    assert page.problems == []
