@@ -188,7 +188,7 @@ def _explain(vals, fouled, auto, a, b, rs: RuleSet, params) -> PairResult:
     """The items behind ``pair_score`` (and home runs) for seats a and b."""
     n = vals.shape[0]
     fouled_bits, auto_bits = scoring.pack_flags(fouled, auto)
-    hr = [bool(scoring.home_run(vals, fouled_bits, auto_bits, n, s, rs.scheme))
+    hr = [bool(scoring.home_run(vals, fouled_bits, auto_bits, n, s, params, rs.scheme))
           for s in range(n)]
     units = int(scoring.pair_score(vals, fouled_bits, auto_bits, n, a, b, hr[a], hr[b],
                                    params, rs.scheme))
