@@ -48,6 +48,16 @@ WAIT_SECONDS = 180
 READY = "scoring compiled"     # the other process's line when it is
 
 
+def told_by_name(rules) -> bool:
+    """Whether the other process can be told ``rules`` by name: a registered rule set,
+    not one made in this process (that one compiles its kernels here)."""
+    from .rules import rule_set
+    try:
+        return rule_set(rules.name) == rules
+    except ValueError:
+        return False
+
+
 def kernels(rules: str = "classic"):
     """The kernels the other process compiles (Numba dispatchers) for a solve of
     ``rules``, in order: the scoring, which the solving process waits for, then

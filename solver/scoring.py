@@ -94,6 +94,17 @@ def scoring_params(rules: RuleSet) -> np.ndarray:
     return p
 
 
+def fouls_playable(rules: RuleSet) -> bool:
+    """Whether a fouled hand can be played under ``rules`` (it pays a penalty, or loses
+    every row, or both); where not (``joker``, ``bonus``), a foul is an error.
+
+    >>> from solver import rule_set
+    >>> fouls_playable(rule_set("pagat")), fouls_playable(rule_set("joker"))
+    (True, False)
+    """
+    return rules.foul_penalty != 0 or rules.foul_loses_rows
+
+
 def pack_flags(fouled, auto) -> tuple[int, int]:
     """(fouled, auto) bitmasks of the core from per-seat sequences of bools and AUTO_*."""
     fouled_bits = sum(1 << s for s, f in enumerate(fouled) if f)
