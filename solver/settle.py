@@ -239,9 +239,9 @@ def _explain(vals, fouled, auto, a, b, rs: RuleSet, params) -> PairResult:
 
 def _general_items(vals, fouled_bits, auto_bits, a, b, hr, rs: RuleSet, params
                    ) -> list[tuple[str, int]]:
-    """The general scoring's items for two compared seats (docs/rules.md#house-rules-the-
-    general-scoring): each side's won rows (times its shot or home-run multiplier), its
-    royalties, the scoops, the majority and the home runs."""
+    """The general scoring's items for two compared seats: each side's won rows (times
+    its shot or home-run multiplier), its royalties, the scoops, the majority and the
+    home runs (docs/rules.md#house-rules-the-general-scoring)."""
     items: list[tuple[str, int]] = []
     scooped = {(x, y): bool(scoring.general_scoops(vals, fouled_bits, auto_bits, x, y, params))
                for x, y in ((a, b), (b, a))}

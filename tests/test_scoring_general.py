@@ -257,6 +257,11 @@ def test_two_jokers_worked_deals():
     f = ("2c 3c 4d", "Tc Td 4h 5d 6s", "As Ad Ah 3d 3h")
     assert solver.settle([d, f], TWO_JOKERS) == [15, -15]
     assert solver.settle([d, e, f], TWO_JOKERS) == [1 + 15, -1 + 11, -15 - 11]
+    # docs/rules.md#house-rules-the-general-scoring: the same deal with royalties
+    # replacing the row points, multiplied, and a scoop doubling.
+    doubled = dataclasses.replace(TWO_JOKERS, bonus_mode="replace", bonus_multiplied=True,
+                                  shot_multiplier=2, scoop_units=0)
+    assert solver.settle([d, e, f], doubled) == [18, 14, -32]
     # A foul loses every row and the scoop, and pays the winner's royalties: 15 as F.
     foul = ("Ah Ac 2d", "2c 3c 4d 5s 7d", "Tc Td 4h 5d 6s")
     assert solver.settle([d, foul], TWO_JOKERS) == [15, -15]
