@@ -89,7 +89,7 @@ def scoring_params(rules: RuleSet) -> np.ndarray:
     p[P_BONUS_REPLACES] = rules.bonus_mode == BONUS_REPLACE
     p[P_BONUS_WHEN_MADE] = rules.bonus_paid == PAID_ROW_MADE
     p[P_BONUS_MULTIPLIED] = rules.bonus_multiplied
-    p[P_FOULS_SCORED] = rules.foul_penalty != 0 or rules.foul_loses_rows
+    p[P_FOULS_SCORED] = fouls_playable(rules)
     p[P_FOUL_LOSES_ROWS] = rules.foul_loses_rows
     return p
 

@@ -143,6 +143,16 @@ def test_pruning_loses_nothing_against_brute_force(rng, rules):
         assert len(ords) < len(ours)
 
 
+def test_only_a_registered_rule_set_is_compiled_ahead_in_another_process():
+    """The warm-up process is told the rule set by name: one made in this process (or
+    a registered name with other rules) compiles here instead."""
+    from solver import _warmup
+    classic = solver.rule_set("classic")
+    assert _warmup.told_by_name(classic)
+    assert not _warmup.told_by_name(CLASSIC_1_6)
+    assert not _warmup.told_by_name(dataclasses.replace(classic, majority_bonus=2))
+
+
 # --- end to end ------------------------------------------------------------------------------
 HAND = "As Ad Kh Kd Qs Qc Js Th 9h 8c 7d 6s 2h"
 
