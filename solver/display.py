@@ -20,7 +20,7 @@ from collections import Counter
 from typing import Optional, Sequence
 
 from .cards import FIRST_JOKER, card_name, code_rank, code_suit, parse_codes
-from .rules import ROWS, SCHEME_MANDARIN, SCHEME_SCOOP, is_rule_file, rule_set
+from .rules import ROWS, SCHEME_GENERAL, SCHEME_MANDARIN, SCHEME_SCOOP, is_rule_file, rule_set
 from .tables import category_name, value_digits
 
 ROW_WIDTH = 14            # "Kh Kd Kc 9s 9d"
@@ -250,6 +250,13 @@ def solution_text(sol) -> str:
         if sol.players == 4:
             text += f"   home run {_pct(sol.p_home_run)}"
         lines.append(text + "   (shots: each opponent)")
+    elif rs.scheme == SCHEME_GENERAL and (rs.scoop_units or rs.shot_multiplier != 1
+                                          or rs.home_run_units or rs.home_run_multiplier != 1):
+        text = f"scoop {opp}   scooped {against}"
+        if sol.players >= rs.home_run_min_seats and (
+                rs.home_run_units or rs.home_run_multiplier != rs.shot_multiplier):
+            text += f"   home run {_pct(sol.p_home_run)}"
+        lines.append(text + "   (scoops: each opponent)")
     if any(any(row) for row in rs.row_bonus):
         lines.append(f"bonus units {sol.bonus_units:+.3f} a deal (bonus hands won minus paid)")
 

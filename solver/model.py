@@ -46,9 +46,9 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic, overload
 
 from ._jit import njit
-from .rules import (CATEGORIES, CATEGORY_INDEX, RULE_SET_NAMES, SCHEME_EASTERN, SCHEME_MANDARIN,
-                    SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN, RuleSet,
-                    rule_set as _rules)
+from .rules import (BONUS_REPLACE, CATEGORIES, CATEGORY_INDEX, PAID_ROW_MADE, RULE_SET_NAMES,
+                    SCHEME_EASTERN, SCHEME_GENERAL, SCHEME_MANDARIN, SCHEME_ROWS, SCHEME_SCOOP,
+                    SCHEME_WESTERN, SCOOP_NO_ROW_LOST, RuleSet, rule_set as _rules)
 from .kernels import ROW_SHIFT, SUIT_BITS
 from .tables import CATEGORY_SHIFT, RowTables
 
@@ -69,9 +69,11 @@ R_P = 2            # western, mandarin: P(our row beats the opponent's);
 R_Q = 3            # western, mandarin: P(ours < theirs);
                    # scoop: P(ours <= theirs), the row counts toward their scoop
 N_RECORD = 4
-# Mandarin's row points, in ModelTables.points (other schemes do not read it).
+# Mandarin's row points, in ModelTables.points (other schemes do not read it; the general
+# scheme's: the multiplied units of a won row, royalties too where they are multiplied).
 PTS_WON = 0        # the row points we get when we win the row (Front trips 3, else 1)
 PTS_LOST = 1       # E[their row points; they win the row]
+PTS_ENV = 2        # general: the running maximum of PTS_WON over weaker values (bounds)
 
 # Layout of ModelTables.params (float64).
 M_SCHEME = 0
@@ -94,7 +96,8 @@ class ModelTables(NamedTuple):
     1 Middle, 2 Back) with ordinal o of one RowTables; ``points[r, o, PTS_*]``
     (mandarin); the ``M_*`` scalars."""
     rows: np.ndarray     # float32[3, n_ordinals + 1, N_RECORD]
-    points: np.ndarray   # float32[3, n_ordinals + 1, 2] (mandarin; else [3, 1, 2])
+    points: np.ndarray   # float32[3, n_ordinals + 1, 2] (mandarin; general: 3 columns;
+                         # else [3, 1, 2])
     params: np.ndarray   # float64[N_PARAMS]
 
 
@@ -148,7 +151,8 @@ def _ev(mt, of, om, ob, sep, up, scheme):
 def _estimate_of(scheme):
     """The estimate's function for one scheme (rows and eastern just add up the rows)."""
     return {SCHEME_WESTERN: _ev_western, SCHEME_SCOOP: _ev_scoop,
-            SCHEME_MANDARIN: _ev_mandarin}.get(int(scheme), _ev_additive)
+            SCHEME_MANDARIN: _ev_mandarin, SCHEME_GENERAL: _ev_general}.get(int(scheme),
+                                                                          _ev_additive)
 
 
 @overload(_ev, prefer_literal=True)
@@ -165,6 +169,8 @@ def _ev_compiled(mt, of, om, ob, sep, up, scheme):
             return _ev_scoop(mt, of, om, ob, sep, up)
         if scheme == SCHEME_MANDARIN:
             return _ev_mandarin(mt, of, om, ob, sep, up)
+        if scheme == SCHEME_GENERAL:
+            return _ev_general(mt, of, om, ob, sep, up)
         return _ev_additive(mt, of, om, ob, sep, up)
     return by_value
 
@@ -216,6 +222,43 @@ def _ev_mandarin(mt, of, om, ob, sep, up):
         power = sweep ** k
     home_run = params[M_HOME_RUN_EXTRA] * (points * power - swept * params[M_Q_OTHER_SWEEP])
     return k * (s + shots + home_run)
+
+
+@njit
+def _ev_general(mt, of, om, ob, sep, up):
+    """Any combination of the scoring fields: the rows add up (points and royalties,
+    R_SEP), the majority (as western, from R_P and R_Q, which hold the chances the row
+    counts toward a scoop by the rule set's rule), the scoop units (as the scoop
+    scheme), the shots' and home runs' extra multiplied units (as mandarin, from the
+    multiplied units of won rows, ``points``) and the home-run units (as the scoop
+    scheme).  With every field at a built-in's values, it is that built-in's estimate."""
+    rows, params, pts = mt.rows, mt.params, mt.points
+    k = params[M_OPPONENTS]
+    s = np.float64(rows[0, of, sep]) + rows[1, om, sep] + rows[2, ob, sep]
+    p0 = np.float64(rows[0, of, R_P])
+    p1 = np.float64(rows[1, om, R_P])
+    p2 = np.float64(rows[2, ob, R_P])
+    l0 = np.float64(rows[0, of, R_Q])
+    l1 = np.float64(rows[1, om, R_Q])
+    l2 = np.float64(rows[2, ob, R_Q])
+    ours = p0 * p1 * p2
+    theirs = l0 * l1 * l2
+    majority = params[M_MAJORITY] * (_two_or_more(p0, p1, p2) - _two_or_more(l0, l1, l2))
+    won = PTS_ENV if sep == R_ENV else PTS_WON     # (an upper bound: the envelope)
+    points = np.float64(pts[0, of, won]) + pts[1, om, won] + pts[2, ob, won]
+    swept = (pts[0, of, PTS_LOST] * l1 * l2 + pts[1, om, PTS_LOST] * l0 * l2
+             + pts[2, ob, PTS_LOST] * l0 * l1)
+    shots = params[M_SHOT_EXTRA] * (ours * points - swept)
+    if up and (k == 1.0 or k == 2.0 or k == 3.0):
+        power = ours if k == 1.0 else ours * ours if k == 2.0 else ours * ours * ours
+        power = power * POWER_UP + POWER_TINY
+    else:
+        power = ours ** k
+    home_run_points = params[M_HOME_RUN_EXTRA] * (points * power
+                                                  - swept * params[M_Q_OTHER_SWEEP])
+    home_run_units = params[M_HOME_RUN] * k * (power - theirs * params[M_Q_OTHER_SCOOP])
+    return (k * (s + majority + params[M_SCOOP] * (ours - theirs) + shots + home_run_points)
+            + home_run_units)
 
 
 @njit
@@ -460,7 +503,7 @@ def _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found, scheme):
     a Middle of a stronger bucket wins, else the first.  (Candidates come in that
     order, but for 13 cards, whose splits come in position order.)  Where the estimate
     calls ``pow``, a bound without it rules out most candidates first."""
-    up = scheme == SCHEME_SCOOP or scheme == SCHEME_MANDARIN
+    up = scheme == SCHEME_SCOOP or scheme == SCHEME_MANDARIN or scheme == SCHEME_GENERAL
     for i in range(n_cand):
         om = cand_m[i] >> ORD_SHIFT
         of = cand_f[i] >> ORD_SHIFT
@@ -890,25 +933,50 @@ def table_setter(scheme: int, n_cards: int, backs: "int | None" = None):
 
 
 # --- building the tables (plain Python, once per field and row tables) -----------------------
+def _royalties(rs: RuleSet, row: int, values: np.ndarray) -> np.ndarray:
+    """The row's royalty (``row_bonus``), by value."""
+    cats = np.clip(values >> CATEGORY_SHIFT, 0, N_CATEGORIES - 1)
+    return np.array(rs.row_bonus[row], np.float64)[cats]
+
+
 def _gain(rs: RuleSet, row: int, values: np.ndarray) -> np.ndarray:
     """Units a won row pays, by value, outside the multiplied terms: 1 a row (pagat,
-    western), max(1, bonus) (eastern), the bonus (scoop), row points + bonus (mandarin)."""
-    cats = np.clip(values >> CATEGORY_SHIFT, 0, N_CATEGORIES - 1)
-    bonus = np.array(rs.row_bonus[row], np.float64)[cats]
+    western), max(1, bonus) (eastern), the bonus (scoop), row points + bonus (mandarin);
+    the general scheme's: row points (or the royalty instead, where it replaces them)
+    and the royalty where it is paid when the row wins."""
+    bonus = _royalties(rs, row, values)
     if rs.scheme in (SCHEME_ROWS, SCHEME_WESTERN):
         return np.ones(len(values))
     if rs.scheme == SCHEME_EASTERN:
         return np.maximum(1.0, bonus)
     if rs.scheme == SCHEME_SCOOP:
         return bonus
+    if rs.scheme == SCHEME_GENERAL and rs.bonus_paid == PAID_ROW_MADE:
+        return _points(rs, row, values)               # (royalties: _made)
     return _points(rs, row, values) + bonus
 
 
 def _points(rs: RuleSet, row: int, values: np.ndarray) -> np.ndarray:
-    """Mandarin row points of a won row: Front trips score ``front_trips_points``."""
-    pts = np.ones(len(values))
+    """Row points of a won row: Front trips score ``front_trips_points`` (mandarin).  In
+    the general scheme, the row's ``row_points``, or nothing where a royalty replaces
+    them (the royalty is counted as such)."""
+    if rs.scheme != SCHEME_GENERAL:
+        pts = np.ones(len(values))
+    else:
+        pts = np.full(len(values), float(rs.row_points[row]))
     if row == 0 and rs.front_trips_points:     # 0: no exception for Front trips
         pts[(values >> CATEGORY_SHIFT) == CATEGORY_INDEX["trips"]] = rs.front_trips_points
+    if rs.scheme == SCHEME_GENERAL and rs.bonus_mode == BONUS_REPLACE:
+        pts[_royalties(rs, row, values) > 0] = 0.0
+    return pts
+
+
+def _multiplied(rs: RuleSet, row: int, values: np.ndarray) -> np.ndarray:
+    """The units of a won row that shots and home runs multiply: its points (mandarin),
+    and in the general scheme its royalty too where royalties are multiplied."""
+    pts = _points(rs, row, values)
+    if rs.scheme == SCHEME_GENERAL and rs.bonus_multiplied:
+        pts = pts + _royalties(rs, row, values)
     return pts
 
 
@@ -918,8 +986,9 @@ def model_tables(field: Field, rules: "str | RuleSet", t: RowTables, n_seats: in
     values = t.values.astype(np.int64)
     n_ord = len(values)
     rows = np.zeros((3, n_ord, N_RECORD))
-    points = np.zeros((3, n_ord, 2))
-    scoop = rs.scheme == SCHEME_SCOOP
+    general = rs.scheme == SCHEME_GENERAL
+    points = np.zeros((3, n_ord, 3 if general else 2))
+    scoop = rs.scheme == SCHEME_SCOOP or (general and rs.scoop == SCOOP_NO_ROW_LOST)
     for r in range(3):
         v = np.asarray(field.values[r], np.int64)
         w = np.asarray(field.weights[r], np.float64)
@@ -936,12 +1005,17 @@ def model_tables(field: Field, rules: "str | RuleSet", t: RowTables, n_seats: in
             return c[-1] - c[hi]
 
         rows[r, :, R_SEP] = win * _gain(rs, r, values) - paid_on_loss(_gain(rs, r, v))
+        if general and rs.bonus_paid == PAID_ROW_MADE:
+            # Royalties paid whenever made: ours from each opponent, theirs to each.
+            rows[r, :, R_SEP] += _royalties(rs, r, values) - (_royalties(rs, r, v) * w).sum() / total
         rows[r, :, R_P] = win + tie if scoop else win
         rows[r, :, R_Q] = lose + tie if scoop else lose
-        points[r, :, PTS_WON] = _points(rs, r, values)
-        points[r, :, PTS_LOST] = paid_on_loss(_points(rs, r, v))
+        points[r, :, PTS_WON] = _multiplied(rs, r, values)
+        points[r, :, PTS_LOST] = paid_on_loss(_multiplied(rs, r, v))
     rows[:, 0, R_SEP] = -1e9            # ordinal 0 is no row at all
     rows[:, :, R_ENV] = np.maximum.accumulate(rows[:, :, R_SEP], axis=1)
+    if general:
+        points[:, :, PTS_ENV] = np.maximum.accumulate(points[:, :, PTS_WON], axis=1)
     k = n_seats - 1
     params = np.zeros(N_PARAMS)
     params[M_SCHEME] = rs.scheme
@@ -953,7 +1027,15 @@ def model_tables(field: Field, rules: "str | RuleSet", t: RowTables, n_seats: in
     params[M_SHOT_EXTRA] = rs.shot_multiplier - 1
     params[M_HOME_RUN_EXTRA] = (rs.home_run_multiplier - rs.shot_multiplier) if n_seats == 4 else 0
     params[M_Q_OTHER_SWEEP] = field.q_sweep ** (k - 1)
-    if rs.scheme != SCHEME_MANDARIN:
+    if general:
+        # Home runs at tables big enough; scoops (and so home runs) by the scoop rule.
+        home_runs = n_seats >= max(2, rs.home_run_min_seats)
+        params[M_HOME_RUN] = rs.home_run_units if home_runs else 0
+        params[M_HOME_RUN_EXTRA] = ((rs.home_run_multiplier - rs.shot_multiplier)
+                                    if home_runs else 0)
+        q_other = (field.q_scoop if scoop else field.q_sweep) ** (k - 1)
+        params[M_Q_OTHER_SCOOP] = params[M_Q_OTHER_SWEEP] = q_other
+    elif rs.scheme != SCHEME_MANDARIN:
         points = points[:, :1]
     # float32 keeps the records small; rounding is monotone, so the envelope stays >= the
     # value it bounds.
@@ -976,6 +1058,9 @@ def _monotone(rs: RuleSet, rows: np.ndarray) -> bool:
     if rs.scheme == SCHEME_MANDARIN or min(rs.majority_bonus, rs.scoop_units,
                                            rs.home_run_units) < 0:
         return False
+    if rs.scheme == SCHEME_GENERAL and (rs.shot_multiplier != 1
+                                        or rs.home_run_multiplier != rs.shot_multiplier):
+        return False                     # multiplied units weigh the chances, as mandarin
     body = rows[:, 1:]                   # ordinal 0 is no row at all
     return bool((body[:, :, R_SEP] == body[:, :, R_ENV]).all()
                 and (np.diff(body[:, :, R_P], axis=1) >= 0).all()
@@ -1101,6 +1186,9 @@ def model_seats(rules: RuleSet, n_seats: int) -> int:
     the self-play field -- is the same at every table size."""
     if rules.scheme == SCHEME_SCOOP or (rules.scheme == SCHEME_MANDARIN and n_seats == 4):
         return n_seats
+    if (rules.scheme == SCHEME_GENERAL and n_seats >= rules.home_run_min_seats
+            and (rules.home_run_units or rules.home_run_multiplier != rules.shot_multiplier)):
+        return n_seats                   # a home run is won across the table
     return 0
 
 

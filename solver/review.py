@@ -30,9 +30,9 @@ from .autowin import KIND_NAMES, auto_code, automatic_win_kind
 from .cards import CardsLike, card_name, format_cards, parse_codes
 from .display import arrangement_text, label, sort_row
 from .rows import RowValue, _value_of_codes
-from .rules import ROW_SIZES, ROWS, SCHEME_ROWS, SCHEME_SCOOP, RuleSet, rule_set
+from .rules import ROW_SIZES, ROWS, RuleSet, rule_set
 from .sampling import Deals, Policy, check_sampling, prepare_hand
-from .scoring import describe, row_bonus, score_candidates, scoring_params
+from .scoring import describe, fouls_playable, row_bonus, score_candidates, scoring_params
 from .search import nondominated_arrangements
 from .settle import _ROW_SEPARATOR
 from .solution import Solution, _plain
@@ -206,7 +206,7 @@ def review(cards: CardsLike, setting, rules: "str | RuleSet", cut: "str | int | 
     discards = (sort_row(format_cards([c for c in hand.own if c not in used]), group=False)
                 if rows and rs.discards else "")
     fouls = () if vals is None else _fouls(vals)
-    playable = not fouls or rs.scheme != SCHEME_SCOOP
+    playable = not fouls or fouls_playable(rs)
     scores = None
     if rows is None:
         scores = declared
@@ -414,8 +414,9 @@ def _explanation(r: Review) -> str:
                              f"{best_what} averages {r.best_ev:+.2f} units a deal on these "
                              f"{r.samples} deals.")
             return " ".join(sentences)
-        penalty = ("loses all three rows to every valid hand" if rs.scheme == SCHEME_ROWS
-                   else f"pays {rs.foul_penalty} to each other player")
+        penalty = " and ".join(
+            ([f"pays {rs.foul_penalty} to each other player"] if rs.foul_penalty else [])
+            + (["loses all three rows to every valid hand"] if rs.foul_loses_rows else []))
         sentences.append(f"In {r.rules} a fouled hand {penalty}: over these {r.samples} "
                          f"deals yours averages {r.ev:+.2f} units a deal, against "
                          f"{r.best_ev:+.2f} for {best_name}.")

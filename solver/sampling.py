@@ -42,8 +42,8 @@ from .cards import (CardsLike, _plain_codes, card_name, deck_codes, format_cards
                     parse_codes, to_codes)
 from .policy import POLICY_NAMES, builtin_policy, set_hands
 from .rows import _value_of_codes, bonus_rank_of, cut_taken
-from .rules import ROWS, SCHEME_SCOOP, RuleSet, rule_set
-from .scoring import score_candidates, scoring_params
+from .rules import ROWS, RuleSet, rule_set
+from .scoring import fouls_playable, score_candidates, scoring_params
 from .settle import _seat_codes
 from .tables import RowTables, row_tables
 
@@ -419,7 +419,7 @@ def _policy_opponents(policy: Policy, hands: np.ndarray, rs: RuleSet, cut, table
                 raise ValueError(f"policy set cards not in the hand {hand!r}: {rows!r}")
             vals[s, j] = [_value_of_codes(row, tables) for row in seat]
             if not (vals[s, j, 0] < vals[s, j, 1] <= vals[s, j, 2]):
-                if rs.scheme == SCHEME_SCOOP:
+                if not fouls_playable(rs):
                     raise ValueError(f"policy returned a fouled arrangement for {hand!r}: "
                                      f"{rows!r}; the {rs.name} rule set cannot play a foul")
                 fouled[s, j] = True
@@ -473,7 +473,7 @@ def given_opponents(opponents, hand: Hand) -> Opponents:
                     continue
                 vals[s, j] = rows
                 fouled[s, j] = not (rows[0] < rows[1] <= rows[2])
-                if fouled[s, j] and rs.scheme == SCHEME_SCOOP:
+                if fouled[s, j] and not fouls_playable(rs):
                     raise ValueError(f"opponent {j}: fouled arrangement; the {rs.name} "
                                      f"rule set requires Front < Middle <= Back")
         except ValueError as e:

@@ -21,8 +21,9 @@ import functools
 import numpy as np
 
 from ._jit import in_ranges, njit, runnable
-from .rules import (CATEGORIES, CATEGORY_INDEX, SCHEME_EASTERN, SCHEME_GENERAL,
-                    SCHEME_MANDARIN, SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN, RuleSet)
+from .rules import (BONUS_REPLACE, CATEGORIES, CATEGORY_INDEX, PAID_ROW_MADE, SCHEME_EASTERN,
+                    SCHEME_GENERAL, SCHEME_MANDARIN, SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN,
+                    SCOOP_NO_ROW_LOST, RuleSet)
 from .tables import CATEGORY_SHIFT
 
 AUTO_NONE, AUTO_PLAIN, AUTO_DRAGON = 0, 1, 2
@@ -41,6 +42,19 @@ P_AUTO_DRAGON_UNITS = 9
 P_BONUS = 16                      # then 3 rows x N_CATEGORIES units
 N_CATEGORIES = len(CATEGORIES)
 TRIPS = CATEGORY_INDEX["trips"]
+# Read only by the general scheme (SCHEME_GENERAL), after the bonus table so that the
+# specialised schemes' slots stay where they were.  Filled for every rule set: a built-in
+# rule set's params with P_SCHEME set to SCHEME_GENERAL settle exactly as its own kernel.
+P_ROW_POINTS = P_BONUS + 3 * N_CATEGORIES     # then the Middle's and the Back's
+P_SCOOP_NO_ROW_LOST = P_ROW_POINTS + 3        # 1: scoop = no row lost; 0: all rows won
+P_HOME_RUN_MIN_SEATS = P_ROW_POINTS + 4
+P_HOME_RUN_COUNTS = P_ROW_POINTS + 5          # 1: a home run changes some units
+P_BONUS_REPLACES = P_ROW_POINTS + 6           # 1: a royalty replaces the row's points
+P_BONUS_WHEN_MADE = P_ROW_POINTS + 7          # 1: a royalty is paid whenever made
+P_BONUS_MULTIPLIED = P_ROW_POINTS + 8         # 1: multipliers apply to royalties too
+P_FOULS_SCORED = P_ROW_POINTS + 9             # 1: a fouled hand is scored (else unplayable)
+P_FOUL_LOSES_ROWS = P_ROW_POINTS + 10
+N_PARAMS = P_ROW_POINTS + 11
 
 
 def scoring_params(rules: RuleSet) -> np.ndarray:
@@ -54,10 +68,7 @@ def scoring_params(rules: RuleSet) -> np.ndarray:
     >>> int(scoring_params(rule_set("joker"))[P_HOME_RUN])
     3
     """
-    if rules.scheme == SCHEME_GENERAL:
-        raise NotImplementedError(
-            f"{rules.name}: this combination of scoring rules has no scoring kernel yet")
-    p = np.zeros(P_BONUS + 3 * N_CATEGORIES, np.int64)
+    p = np.zeros(N_PARAMS, np.int64)
     p[P_SCHEME] = rules.scheme
     p[P_SCOOP] = rules.scoop_units
     p[P_HOME_RUN] = rules.home_run_units
@@ -68,8 +79,30 @@ def scoring_params(rules: RuleSet) -> np.ndarray:
     p[P_HOME_RUN_MULT] = rules.home_run_multiplier
     p[P_AUTO_PLAIN_UNITS] = rules.automatic_wins.get("six_pairs", 0)
     p[P_AUTO_DRAGON_UNITS] = rules.automatic_wins.get("dragon", 0)
-    p[P_BONUS:] = np.array(rules.row_bonus, np.int64).ravel()
+    p[P_BONUS:P_ROW_POINTS] = np.array(rules.row_bonus, np.int64).ravel()
+    p[P_ROW_POINTS:P_ROW_POINTS + 3] = rules.row_points
+    p[P_SCOOP_NO_ROW_LOST] = rules.scoop == SCOOP_NO_ROW_LOST
+    p[P_HOME_RUN_MIN_SEATS] = rules.home_run_min_seats
+    # Home runs are looked for only where one changes the units (each is 16 pair tests).
+    p[P_HOME_RUN_COUNTS] = (rules.home_run_units != 0
+                            or rules.home_run_multiplier != rules.shot_multiplier)
+    p[P_BONUS_REPLACES] = rules.bonus_mode == BONUS_REPLACE
+    p[P_BONUS_WHEN_MADE] = rules.bonus_paid == PAID_ROW_MADE
+    p[P_BONUS_MULTIPLIED] = rules.bonus_multiplied
+    p[P_FOULS_SCORED] = fouls_playable(rules)
+    p[P_FOUL_LOSES_ROWS] = rules.foul_loses_rows
     return p
+
+
+def fouls_playable(rules: RuleSet) -> bool:
+    """Whether a fouled hand can be played under ``rules`` (it pays a penalty, or loses
+    every row, or both); where not (``joker``, ``bonus``), a foul is an error.
+
+    >>> from solver import rule_set
+    >>> fouls_playable(rule_set("pagat")), fouls_playable(rule_set("joker"))
+    (True, False)
+    """
+    return rules.foul_penalty != 0 or rules.foul_loses_rows
 
 
 def pack_flags(fouled, auto) -> tuple[int, int]:
@@ -131,10 +164,11 @@ def compared(fouled, auto, a, b):
 # (benchmarks/README.md).  Other callers (solver.settle, seat_score) pass
 # params[P_SCHEME] and compile the code of every scheme.
 @njit(inline="always")
-def home_run_bits(vals, fouled, auto, n, scheme):
+def home_run_bits(vals, fouled, auto, n, params, scheme):
     """Bit ``4 * a + b`` set when seat a 'beats' seat b for home-run purposes: scoops it
-    (scoop scheme) or wins every compared row against it (mandarin); 0 otherwise.
-    Computed once per deal, so each home run is a mask test."""
+    (scoop scheme; general scheme: by its scoop rule, see :func:`general_scoops`) or wins
+    every compared row against it (mandarin); 0 otherwise, and 0 at tables too small
+    for home runs.  Computed once per deal, so each home run is a mask test."""
     bits = 0
     if scheme == SCHEME_SCOOP:
         for a in range(n):
@@ -145,6 +179,12 @@ def home_run_bits(vals, fouled, auto, n, scheme):
         for a in range(n):
             for b in range(n):
                 if a != b and compared(fouled, auto, a, b) and wins_all_rows(vals, a, b):
+                    bits |= 1 << (4 * a + b)
+    elif (scheme == SCHEME_GENERAL and params[P_HOME_RUN_COUNTS] != 0
+          and n >= params[P_HOME_RUN_MIN_SEATS]):
+        for a in range(n):
+            for b in range(n):
+                if a != b and general_scoops(vals, fouled, auto, a, b, params):
                     bits |= 1 << (4 * a + b)
     return bits
 
@@ -157,10 +197,11 @@ def home_run_of(bits, n, a):
 
 
 @njit
-def home_run(vals, fouled, auto, n, a, scheme):
+def home_run(vals, fouled, auto, n, a, params, scheme):
     """Seat a scoops (scoop scheme) or wins every row against (mandarin) every other seat;
-    in mandarin only with four seats, and only against seats whose rows are compared."""
-    return home_run_of(home_run_bits(vals, fouled, auto, n, scheme), n, a)
+    in mandarin only with four seats, and only against seats whose rows are compared; in
+    the general scheme as :func:`home_run_bits` says."""
+    return home_run_of(home_run_bits(vals, fouled, auto, n, params, scheme), n, a)
 
 
 @njit
@@ -184,6 +225,112 @@ def _mandarin_side(vals, a, b, multiplier, params):
                 points += 1
             bonus += row_bonus(params, r, vals[a, r])
     return points * multiplier + bonus
+
+
+# --- the general scheme: every scoring field of the rule set, read from params -----------
+# (docs/rules.md#house-rules-the-general-scoring states these rules for people.)
+@njit(inline="always")
+def general_scoops(vals, fouled, auto, a, b, params):
+    """Seat a scoops seat b under the general scheme: by the rule set's scoop rule when
+    their rows are compared; a valid hand scoops a fouled one where a foul loses every
+    row; nobody scoops a declared automatic win, and a fouled hand scoops nobody.  Where
+    fouls are not scored (they cannot be played), the foul bits are not read."""
+    if auto_of(auto, a) != AUTO_NONE or auto_of(auto, b) != AUTO_NONE:
+        return False
+    if params[P_FOULS_SCORED] != 0:
+        if is_fouled(fouled, a):
+            return False
+        if is_fouled(fouled, b):
+            return params[P_FOUL_LOSES_ROWS] != 0
+    if params[P_SCOOP_NO_ROW_LOST] != 0:
+        return scoops(vals, a, b)
+    return wins_all_rows(vals, a, b)
+
+
+@njit
+def general_side(vals, a, b, wins_every_row, multiplier, params):
+    """Units seat a earns from its own rows against seat b (before b's are taken off):
+    the points of each row it wins (``row_points``, or ``front_trips_points`` for a Front
+    won with trips; the royalty instead, where royalties replace and the row has one),
+    times ``multiplier``; and its royalties, for the rows it wins or, when paid whenever
+    made, for every row, multiplied too only when ``bonus_multiplied``.
+    ``wins_every_row``: b fouled and a foul loses every row."""
+    points = 0
+    royalties = 0
+    for r in range(3):
+        value = vals[a, r]
+        won = True
+        if not wins_every_row:
+            won = value > vals[b, r]
+        royalty = row_bonus(params, r, value)
+        if won:
+            if params[P_BONUS_REPLACES] != 0 and royalty > 0:
+                pass                           # the royalty below is the row's score
+            elif (r == 0 and params[P_FRONT_TRIPS_POINTS] != 0
+                  and (value >> CATEGORY_SHIFT) == TRIPS):
+                points += params[P_FRONT_TRIPS_POINTS]
+            else:
+                points += params[P_ROW_POINTS + r]
+            royalties += royalty
+        elif params[P_BONUS_WHEN_MADE] != 0:
+            royalties += royalty
+    if params[P_BONUS_MULTIPLIED] != 0:
+        return (points + royalties) * multiplier
+    return points * multiplier + royalties
+
+
+@njit
+def general_multiplier(scooped, home_run_, params):
+    """The multiplier of a side's points: a home run's, else a scoop's (a shot), else 1."""
+    if home_run_:
+        return params[P_HOME_RUN_MULT]
+    if scooped:
+        return params[P_SHOT_MULT]
+    return 1
+
+
+@njit
+def general_against_foul(vals, a, hr_a, params):
+    """Units valid seat a wins from a fouled seat: the foul penalty, and where a foul
+    loses every row, every row won with its points and royalties, the majority, the
+    scoop and its multiplier (a shot, or a home run's)."""
+    units = params[P_FOUL_PENALTY]
+    if params[P_FOUL_LOSES_ROWS] != 0:
+        units += general_side(vals, a, a, True, general_multiplier(True, hr_a, params), params)
+        units += params[P_MAJORITY] + params[P_SCOOP]
+    return units
+
+
+@njit
+def general_pair_score(vals, fouled, auto, a, b, hr_a, hr_b, params):
+    """:func:`pair_score` of the general scheme once automatic wins are settled: units
+    seat a wins from seat b, home-run units excluded (see :func:`seat_score`)."""
+    if params[P_FOULS_SCORED] != 0:
+        fouled_a = is_fouled(fouled, a)
+        fouled_b = is_fouled(fouled, b)
+        if fouled_a and fouled_b:
+            return 0
+        if fouled_a:
+            return -general_against_foul(vals, b, hr_b, params)
+        if fouled_b:
+            return general_against_foul(vals, a, hr_a, params)
+    wins = 0
+    losses = 0
+    for r in range(3):
+        if vals[a, r] > vals[b, r]:
+            wins += 1
+        elif vals[a, r] < vals[b, r]:
+            losses += 1
+    scoop_a = general_scoops(vals, fouled, auto, a, b, params)
+    scoop_b = general_scoops(vals, fouled, auto, b, a, params)
+    units = (general_side(vals, a, b, False, general_multiplier(scoop_a, hr_a, params), params)
+             - general_side(vals, b, a, False, general_multiplier(scoop_b, hr_b, params), params))
+    units += params[P_SCOOP] * (int(scoop_a) - int(scoop_b))
+    if wins >= 2:
+        units += params[P_MAJORITY]
+    if losses >= 2:
+        units -= params[P_MAJORITY]
+    return units
 
 
 @njit(inline="always")
@@ -218,6 +365,8 @@ def pair_score(vals, fouled, auto, n, a, b, hr_a, hr_b, params, scheme):
         if auto_a > auto_b:
             return _automatic_win_units(params, auto_a)
         return -_automatic_win_units(params, auto_b)
+    if scheme == SCHEME_GENERAL:
+        return general_pair_score(vals, fouled, auto, a, b, hr_a, hr_b, params)
     fouled_a = is_fouled(fouled, a)
     fouled_b = is_fouled(fouled, b)
     if fouled_a and fouled_b:
@@ -262,7 +411,7 @@ def pair_score(vals, fouled, auto, n, a, b, hr_a, hr_b, params, scheme):
 def seat_score(vals, fouled, auto, n, a, params, scheme):
     """Units seat ``a`` wins in a deal of ``n`` seats (rows ``vals[:n]``); ``scheme`` is
     ``params[P_SCHEME]`` (see the note above)."""
-    bits = home_run_bits(vals, fouled, auto, n, scheme)
+    bits = home_run_bits(vals, fouled, auto, n, params, scheme)
     hr_a = home_run_of(bits, n, a)
     total = 0
     for b in range(n):
@@ -271,6 +420,8 @@ def seat_score(vals, fouled, auto, n, a, params, scheme):
         hr_b = home_run_of(bits, n, b)
         total += pair_score(vals, fouled, auto, n, a, b, hr_a, hr_b, params, scheme)
         if scheme == SCHEME_SCOOP:   # a home run: more from each scooped seat
+            total += params[P_HOME_RUN] * (int(hr_a) - int(hr_b))
+        if scheme == SCHEME_GENERAL:
             total += params[P_HOME_RUN] * (int(hr_a) - int(hr_b))
     return total
 
@@ -359,13 +510,15 @@ def score_kernel_for(scheme: int):
                 # Numba drops the other schemes' branches of the helpers inlined here,
                 # not of helpers inlined into an inlined seat_score (a test checks that
                 # the two agree).
-                bits = home_run_bits(vals, fouled, auto, n, scheme)
+                bits = home_run_bits(vals, fouled, auto, n, params, scheme)
                 hr_a = home_run_of(bits, n, me)
                 total = 0
                 for b in range(1, n):
                     hr_b = home_run_of(bits, n, b)
                     total += pair_score(vals, fouled, auto, n, me, b, hr_a, hr_b, params, scheme)
                     if scheme == SCHEME_SCOOP:
+                        total += params[P_HOME_RUN] * (int(hr_a) - int(hr_b))
+                    if scheme == SCHEME_GENERAL:
                         total += params[P_HOME_RUN] * (int(hr_a) - int(hr_b))
                 out[k, s] = total
     return score_kernel
@@ -376,6 +529,7 @@ def describer(scheme: int):
     """:func:`describe`'s kernel for rule sets of ``scheme``, all from the settlement
     core's helpers."""
     scoop_scheme = scheme == SCHEME_SCOOP
+    general = scheme == SCHEME_GENERAL
 
     @njit
     def describe_kernel(our_vals, opp_vals, opp_fouled, opp_auto, params):
@@ -400,7 +554,7 @@ def describer(scheme: int):
             for j in range(n_opp):
                 for r in range(3):
                     vals[j + 1, r] = opp_vals[s, j, r]
-            if home_run_of(home_run_bits(vals, fouled, auto, n, scheme), n, me):
+            if home_run_of(home_run_bits(vals, fouled, auto, n, params, scheme), n, me):
                 home_runs += 1
             for j in range(1, n):
                 if not compared(fouled, auto, 0, j):
@@ -414,7 +568,16 @@ def describer(scheme: int):
                     else:
                         rows[3 * r + 2] += 1
                         bonus -= row_bonus(params, r, vals[j, r])
-                if scoop_scheme:
+                    if general and params[P_BONUS_WHEN_MADE] != 0:
+                        # Royalties paid whenever made: the rows not won pay too.
+                        if vals[0, r] <= vals[j, r]:
+                            bonus += row_bonus(params, r, vals[0, r])
+                        if vals[0, r] >= vals[j, r]:
+                            bonus -= row_bonus(params, r, vals[j, r])
+                if general:
+                    scoop[j - 1] += general_scoops(vals, fouled, auto, 0, j, params)
+                    scooped[j - 1] += general_scoops(vals, fouled, auto, j, 0, params)
+                elif scoop_scheme:
                     scoop[j - 1] += scoops(vals, 0, j)
                     scooped[j - 1] += scoops(vals, j, 0)
                 else:

@@ -16,8 +16,8 @@ from ._checks import is_int
 from .autowin import KIND_NAMES, automatic_win_kind, auto_code, holds_kind
 from .cards import to_codes
 from .rows import RowValue, cut_taken, explain_cut, tables_for, _value_of_codes
-from .rules import (ROWS, SCHEME_MANDARIN, SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN, RuleSet,
-                    rule_set)
+from .rules import (BONUS_REPLACE, PAID_ROW_MADE, ROWS, SCHEME_GENERAL, SCHEME_MANDARIN,
+                    SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN, RuleSet, rule_set)
 
 Arrangement = Union[str, Sequence]  # "FRONT / MIDDLE / BACK", or (front, middle, back)
 _ROW_SEPARATOR = re.compile(r"\s*[/|]\s*")
@@ -140,7 +140,7 @@ def _prepare(arrangements, rules, cut, declared):
     auto = _declared_codes(declared, n, seat_codes, rs)
     fouled = ~((vals[:, 0] < vals[:, 1]) & (vals[:, 1] <= vals[:, 2]))
     fouled &= auto == 0                  # a declared hand is not compared
-    if rs.scheme == SCHEME_SCOOP:
+    if not scoring.fouls_playable(rs):
         for seat in np.nonzero(fouled)[0]:
             f, m, b = (RowValue(v) for v in vals[seat])
             raise ValueError(f"seat {seat}: fouled arrangement (front {f}, middle {m}, back "
@@ -188,11 +188,11 @@ def _explain(vals, fouled, auto, a, b, rs: RuleSet, params) -> PairResult:
     """The items behind ``pair_score`` (and home runs) for seats a and b."""
     n = vals.shape[0]
     fouled_bits, auto_bits = scoring.pack_flags(fouled, auto)
-    hr = [bool(scoring.home_run(vals, fouled_bits, auto_bits, n, s, rs.scheme))
+    hr = [bool(scoring.home_run(vals, fouled_bits, auto_bits, n, s, params, rs.scheme))
           for s in range(n)]
     units = int(scoring.pair_score(vals, fouled_bits, auto_bits, n, a, b, hr[a], hr[b],
                                    params, rs.scheme))
-    if rs.scheme == SCHEME_SCOOP:
+    if rs.scheme in (SCHEME_SCOOP, SCHEME_GENERAL):
         units += rs.home_run_units * (int(hr[a]) - int(hr[b]))
     compared = not (fouled[a] or fouled[b] or auto[a] or auto[b])
     outcome = tuple(("win" if vals[a, r] > vals[b, r] else "loss" if vals[a, r] < vals[b, r]
@@ -204,6 +204,8 @@ def _explain(vals, fouled, auto, a, b, rs: RuleSet, params) -> PairResult:
     elif fouled[a] or fouled[b]:
         items.append(("foul" + (f" by seat {a}" if fouled[a] else "")
                       + (f" by seat {b}" if fouled[b] else ""), units))
+    elif rs.scheme == SCHEME_GENERAL:
+        items = _general_items(vals, fouled_bits, auto_bits, a, b, hr, rs, params)
     elif rs.scheme == SCHEME_SCOOP:
         if scoring.scoops(vals, a, b):
             items.append((f"seat {a} scoops", rs.scoop_units))
@@ -233,3 +235,44 @@ def _explain(vals, fouled, auto, a, b, rs: RuleSet, params) -> PairResult:
             items.append((f"rows {wins}-{losses}" + (" (home run)" if hr[a] or hr[b] else
                                                        " (shot)" if shot else ""), units))
     return PairResult(a, b, outcome, units, tuple(items))
+
+
+def _general_items(vals, fouled_bits, auto_bits, a, b, hr, rs: RuleSet, params
+                   ) -> list[tuple[str, int]]:
+    """The general scoring's items for two compared seats: each side's won rows (times
+    its shot or home-run multiplier), its royalties, the scoops, the majority and the
+    home runs (docs/rules.md#house-rules-the-general-scoring)."""
+    items: list[tuple[str, int]] = []
+    scooped = {(x, y): bool(scoring.general_scoops(vals, fouled_bits, auto_bits, x, y, params))
+               for x, y in ((a, b), (b, a))}
+    for x, y, sign in ((a, b, 1), (b, a, -1)):
+        multiplier = int(scoring.general_multiplier(scooped[x, y], hr[x], params))
+        why = "home run" if hr[x] else "shot" if scooped[x, y] else ""
+        note = f" (x{multiplier}, {why})" if multiplier != 1 else ""
+        won = [r for r in range(3) if vals[x, r] > vals[y, r]]
+        points = 0
+        for r in won:
+            value = RowValue(vals[x, r])
+            if rs.bonus_mode == BONUS_REPLACE and scoring.row_bonus(params, r, vals[x, r]):
+                continue                          # its royalty is the row's score
+            if r == 0 and rs.front_trips_points and value.category == "trips":
+                points += rs.front_trips_points
+            else:
+                points += rs.row_points[r]
+        if points:
+            items.append((f"seat {x} wins {', '.join(ROWS[r] for r in won)}{note}",
+                          sign * points * multiplier))
+        for r in range(3):
+            royalty = int(scoring.row_bonus(params, r, vals[x, r]))
+            if royalty and (r in won or rs.bonus_paid == PAID_ROW_MADE):
+                cat = RowValue(vals[x, r]).category
+                times = multiplier if rs.bonus_multiplied else 1
+                items.append((f"{ROWS[r]} {cat} royalty (seat {x})"
+                              + (note if times != 1 else ""), sign * royalty * times))
+        if scooped[x, y] and rs.scoop_units:
+            items.append((f"seat {x} scoops", sign * rs.scoop_units))
+        if len(won) >= 2 and rs.majority_bonus:
+            items.append(("majority", sign * rs.majority_bonus))
+        if hr[x] and rs.home_run_units:
+            items.append((f"home run by seat {x}", sign * rs.home_run_units))
+    return items

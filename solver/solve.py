@@ -29,7 +29,7 @@ from .sampling import (DEPART_Z, Deals, Hand, Policy, adaptive_scores, anchor_se
                        prepare_hand, use_pool)
 from .scoring import (describe, describer, row_bonus, score_candidates, score_kernel_for,
                       scoring_params)
-from .search import front_bonus_is_monotone, nondominated_arrangements
+from .search import dominance_failure, front_bonus_is_monotone, nondominated_arrangements
 from .solution import Alternative, Solution
 from .tables import category_name, row_tables
 
@@ -178,6 +178,10 @@ def _solve_hand(hand: Hand, *, samples: Optional[int] = None, seed: int = 0,
     if not front_bonus_is_monotone(rs):
         raise ValueError(f"{rs.name}: a stronger Front earns fewer units than a weaker one; "
                          f"the solver's pruning assumes it never does")
+    failure = dominance_failure(rs)
+    if failure is not None:
+        raise ValueError(f"{rs.name}: {failure}; the solver's pruning assumes a stronger "
+                         f"row never scores less")
     adaptive = opponents is None and (samples is None or precision is not None)
     minimum = 0                 # the deals adaptive sampling uses at least
     if effort is not None and not (adaptive and samples is None):

@@ -625,3 +625,115 @@ def _settle_classic(arrs, scheme, rule_set, declared):
             scores[i] += pay
             scores[j] -= pay
     return scores
+
+
+# ---------------------------------------------------------------------------------------
+# House rules: the general scoring (#house-rules-the-general-scoring)
+# ---------------------------------------------------------------------------------------
+# Any combination of the scoring fields of a rule set, read by name from ``rules`` (an
+# object with those attributes: row_points, front_trips_points, majority_bonus, scoop,
+# scoop_units, shot_multiplier, home_run_units, home_run_multiplier, home_run_min_seats,
+# row_bonus, bonus_mode, bonus_paid, bonus_multiplied, foul_penalty, foul_loses_rows,
+# automatic_wins).  Rows come as keys whose first item is the category index (as row_key
+# returns, or (category, value) pairs), so it does not depend on the deck.
+
+def settle_general(keys, rules, fouled=None, declared=None):
+    """Units won (+) or lost (-) by each seat under the general scoring.
+
+    ``keys``: each seat's three row keys (Front, Middle, Back); ``fouled``: each seat's
+    foul (ignored for a seat that declared); ``declared``: {seat: automatic-win name}.
+    The list sums to 0."""
+    n = len(keys)
+    declared = dict(declared or {})
+    fouled = [bool(f) and s not in declared for s, f in enumerate(fouled or [False] * n)]
+    fouls_scored = rules.foul_penalty != 0 or rules.foul_loses_rows
+    if any(fouled) and not fouls_scored:
+        raise ValueError("a foul cannot be played under these rules")
+
+    def won_rows(i, j):
+        """The rows i wins against j: none for a foul, all three against one, else by
+        comparison."""
+        if fouled[i]:
+            return []
+        if fouled[j]:
+            return [0, 1, 2]
+        return [r for r in range(3) if keys[i][r] > keys[j][r]]
+
+    def scoops(i, j):
+        """Scooping: by the scoop rule between compared hands; a valid hand scoops a foul
+        only where a foul loses every row; nobody scoops or is scooped by a declared hand."""
+        if i in declared or j in declared or fouled[i]:
+            return False
+        if fouled[j]:
+            return rules.foul_loses_rows
+        if rules.scoop == "no_row_lost":
+            return all(keys[i][r] >= keys[j][r] for r in range(3))
+        return len(won_rows(i, j)) == 3
+
+    # A home run: scooping every other seat, at a table of at least home_run_min_seats.
+    home_run = [n >= max(2, rules.home_run_min_seats)
+                and all(scoops(i, j) for j in range(n) if j != i) for i in range(n)]
+
+    def side(i, j):
+        """What j pays i for i's own rows: won rows' points, royalties, multiplied."""
+        won = won_rows(i, j)
+        points = 0
+        royalties = 0
+        for r in range(3):
+            category = keys[i][r][0]
+            royalty = rules.row_bonus[r][category]
+            if r in won:
+                if rules.bonus_mode == "replace" and royalty > 0:
+                    point = 0                     # the royalty is the row's score
+                elif r == 0 and rules.front_trips_points and category == TRIPS:
+                    point = rules.front_trips_points
+                else:
+                    point = rules.row_points[r]
+                points += point
+                royalties += royalty
+            elif rules.bonus_paid == "row_made":
+                royalties += royalty
+        if home_run[i]:
+            multiplier = rules.home_run_multiplier
+        elif scoops(i, j):
+            multiplier = rules.shot_multiplier
+        else:
+            multiplier = 1
+        if rules.bonus_multiplied:
+            return (points + royalties) * multiplier
+        return points * multiplier + royalties
+
+    def pair_payment(i, j):
+        """Units j pays i (negative: i pays j), home-run units excluded."""
+        ai, aj = declared.get(i), declared.get(j)
+        if ai is not None or aj is not None:
+            # automatic wins as in classic: a dragon beats the others, equal kinds tie
+            rank_i = 0 if ai is None else 2 if ai == "dragon" else 1
+            rank_j = 0 if aj is None else 2 if aj == "dragon" else 1
+            if rank_i == rank_j:
+                return 0
+            if rank_i > rank_j:
+                return rules.automatic_wins[ai]
+            return -rules.automatic_wins[aj]
+        if fouled[i] and fouled[j]:
+            return 0
+        if fouled[i]:
+            return -pair_payment(j, i)
+        pay = 0
+        if fouled[j]:
+            pay += rules.foul_penalty
+            if not rules.foul_loses_rows:
+                return pay                        # the penalty alone settles the pair
+        pay += side(i, j) - (0 if fouled[j] else side(j, i))
+        pay += rules.scoop_units * (scoops(i, j) - scoops(j, i))
+        pay += rules.majority_bonus * ((len(won_rows(i, j)) >= 2) - (len(won_rows(j, i)) >= 2))
+        return pay
+
+    scores = [0] * n
+    for i in range(n):
+        for j in range(i + 1, n):
+            pay = pair_payment(i, j) + rules.home_run_units * (home_run[i] - home_run[j])
+            scores[i] += pay
+            scores[j] -= pay
+    assert sum(scores) == 0
+    return scores

@@ -233,7 +233,7 @@ def test_the_solvers_kernels_score_and_describe_as_the_settlement_core(rng, rule
         for s in range(S):
             vals = np.concatenate([ours[None], opp[s]]).astype(np.int32)
             f_bits, a_bits = scoring.pack_flags([False] + list(fouled[s]), [0] + list(auto[s]))
-            want_home_runs += scoring.home_run(vals, f_bits, a_bits, seats, 0, rs.scheme)
+            want_home_runs += scoring.home_run(vals, f_bits, a_bits, seats, 0, params, rs.scheme)
             for j in range(1, seats):
                 if fouled[s, j - 1] or auto[s, j - 1]:
                     continue
