@@ -93,7 +93,7 @@ def _cited_names(text: str) -> set[str]:
     """The .json names a text cites, with ``a-{b,c}.json`` expanded; ``x-*.json`` kept as
     patterns."""
     names = set()
-    for name in re.findall(r"[\w.*{},-]+\.json", text):
+    for name in re.findall(r"[\w.*{},-]+\.json(?!l)", text):
         name = name.rsplit("/", 1)[-1]
         brace = re.search(r"\{([^}]*)\}", name)
         names |= ({name[:brace.start()] + part + name[brace.end():]
