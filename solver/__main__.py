@@ -216,7 +216,7 @@ def _parser() -> argparse.ArgumentParser:
                                "terminal; --quiet turns it off). Ctrl+C stops it within "
                                "about a second and leaves nothing half-written; run it "
                                "again to start over.")
-    tr.add_argument("rules", help=f"the rule set: {', '.join(RULE_SET_NAMES)}")
+    tr.add_argument("rules", metavar="NAME|FILE", help=RULES_HELP)
     tr.add_argument("--players", type=int, default=None,
                     help="seats at the table (default: the rule set's largest); one model "
                          "serves every seat count where the best setting does not depend "
@@ -237,7 +237,7 @@ def _parser() -> argparse.ArgumentParser:
                               "set heads-up, longer for more seats and for joker and bonus. "
                               "progress: a bar of the deals on stderr (on a terminal; "
                               "--quiet turns it off); Ctrl+C stops it within about a second.")
-    x.add_argument("--rules", default="joker", help=f"rule set: {', '.join(RULE_SET_NAMES)}")
+    x.add_argument("--rules", default="joker", metavar="NAME|FILE", help=RULES_HELP)
     x.add_argument("--players", type=int, default=None,
                    help="seats at the table (default: the rule set's largest)")
     x.add_argument("--hands", type=int, default=200, help="random hands measured")
