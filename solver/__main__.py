@@ -631,6 +631,9 @@ def _review_batch(args) -> int:
         print(report.to_json(top, indent=1))
     else:
         print(report.text(top))
+    return 0
+
+
 # --- train, exploitability --------------------------------------------------------------------
 def _train(args) -> int:
     rs = solver.rule_set(args.rules)
