@@ -30,6 +30,15 @@ const state = {
 
 const $ = (id) => document.getElementById(id);
 
+// Scroll an answer to the top of the screen.  scrollIntoView can stop a fraction of a
+// pixel short when the boxes above it have fractional heights (a phone's rounding), which
+// leaves the answer's top edge just above the screen: nudge by the remainder.
+function scrollToTop(el) {
+  el.scrollIntoView({ block: "start" });
+  const top = el.getBoundingClientRect().top;
+  if (top < 0) window.scrollBy(0, Math.floor(top));
+}
+
 function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -440,7 +449,7 @@ async function solve() {
     const request = Object.assign({ cards: handCards().join(" "), top: 5 }, gameOptions());
     const sol = await working("solving", () => api("/api/solve", request));
     showSolution(sol);
-    $("result").scrollIntoView({ block: "start" });
+    scrollToTop($("result"));
   } catch (e) {
     showError(e.message, e.where || "solve");
   }
@@ -590,7 +599,7 @@ async function grade(setting) {
                                   gameOptions(true));
     const review = await working("grading your setting", () => api("/api/review", request));
     showReview(review);
-    $("review").scrollIntoView({ block: "start" });
+    scrollToTop($("review"));
   } catch (e) {
     showError(e.message, e.where || "grade");
   }
