@@ -216,7 +216,7 @@ def _parser() -> argparse.ArgumentParser:
                                "terminal; --quiet turns it off). Ctrl+C stops it within "
                                "about a second and leaves nothing half-written; run it "
                                "again to start over.")
-    tr.add_argument("rules", metavar="NAME|FILE", help=RULES_HELP)
+    tr.add_argument("rules", help=RULES_HELP)
     tr.add_argument("--players", type=int, default=None,
                     help="seats at the table (default: the rule set's largest); one model "
                          "serves every seat count where the best setting does not depend "
