@@ -32,12 +32,10 @@ each sampled deal exactly.  The model only has to say how opponents set their ha
 """
 from __future__ import annotations
 
-import dataclasses
 import functools
-import hashlib
 import json
 from pathlib import Path
-from typing import Callable, Mapping, NamedTuple
+from typing import Callable, NamedTuple
 
 import numpy as np
 from llvmlite import ir
@@ -1203,52 +1201,15 @@ def model_file(rules: RuleSet, seats_key: int) -> Path:
 
 
 # --- which model a rule set gets --------------------------------------------------------------
-# The fields of a RuleSet that only name or describe it: two rule sets that differ in
-# nothing else are the same game and share a model.  (A field can also say so itself,
-# with metadata={"content": False}.)
-NOT_CONTENT = frozenset({"name"})
-
-
-def rules_content(rules: "str | RuleSet") -> dict:
-    """What decides the game of a rule set, as plain JSON-ready data: every field of
-    the :class:`~solver.rules.RuleSet` dataclass (whatever fields it has) but those that
-    only name it (:data:`NOT_CONTENT`)."""
-    rs = _rules(rules)
-    return {f.name: _plain(getattr(rs, f.name)) for f in dataclasses.fields(rs)
-            if f.name not in NOT_CONTENT and f.metadata.get("content", True)}
-
-
-def _plain(value):
-    """``value`` as JSON data with one spelling: mappings as objects (keys as text),
-    sequences as lists, sets sorted, dataclasses by their fields."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (set, frozenset)):
-        return sorted((_plain(v) for v in value), key=repr)
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, np.generic):
-        return value.item()
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    return repr(value)
-
-
-@functools.lru_cache(maxsize=256)
 def rules_digest(rules: "str | RuleSet") -> str:
-    """A digest of a rule set's content (:func:`rules_content`, as canonical JSON): the
-    same for two rule sets that play the same game, whatever their names; different as
-    soon as any field that decides the game differs.  A model trained for a rule set is
-    kept under it, so a changed rule set gets a model of its own.
+    """:attr:`RuleSet.digest <solver.rules.RuleSet.digest>` of a rule set or its name: the
+    same for two rule sets that play the same game, whatever their names.  A model
+    trained for a rule set is kept under it, so a changed rule set gets a model of its own.
 
     >>> rules_digest("classic") == rules_digest("classic:western") != rules_digest("pagat")
     True
     """
-    text = json.dumps(rules_content(rules), sort_keys=True, separators=(",", ":"),
-                      ensure_ascii=True)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    return _rules(rules).digest
 
 
 @functools.lru_cache(maxsize=256)

@@ -229,13 +229,18 @@ class RuleSet:
         """
         digest = self.__dict__.get("_digest")       # (computed once: caches ask often)
         if digest is None:
-            content = {f.name: (dict(getattr(self, f.name)) if f.name == "automatic_wins"
-                                else getattr(self, f.name))
-                       for f in dataclasses.fields(self) if f.name != "name"}
-            text = json.dumps(content, sort_keys=True, separators=(",", ":"))
+            text = json.dumps(self.content(), sort_keys=True, separators=(",", ":"),
+                              ensure_ascii=True)
             digest = hashlib.sha256(text.encode()).hexdigest()[:16]
             object.__setattr__(self, "_digest", digest)
         return digest
+
+    def content(self) -> dict:
+        """What decides the game, as JSON-ready data: every field but the name, whatever
+        fields the class has (mappings as objects, tuples as lists), so a field added
+        later is in the :attr:`digest` without a line here."""
+        return {f.name: _json_ready(getattr(self, f.name))
+                for f in dataclasses.fields(self) if f.name != "name"}
 
     @classmethod
     def from_dict(cls, data: Mapping, source: str = "") -> "RuleSet":
@@ -322,6 +327,16 @@ class RuleSet:
         fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         fields["automatic_wins"] = dict(self.automatic_wins)
         return _unpickle_rule_set, (fields,)
+
+
+def _json_ready(value):
+    """``value`` with one JSON spelling: mappings as objects with text keys, tuples and
+    lists as lists (a RuleSet's fields hold only these, numbers, text and booleans)."""
+    if isinstance(value, Mapping):
+        return {str(k): _json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_ready(v) for v in value]
+    return value
 
 
 def _unpickle_rule_set(fields: dict) -> "RuleSet":

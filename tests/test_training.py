@@ -18,7 +18,7 @@ import solver
 import solver.training as training
 from solver import policy_training
 from solver.__main__ import main
-from solver.model import (TableModel, load_fields, model_file, rules_content, rules_digest,
+from solver.model import (TableModel, load_fields, model_file, rules_digest,
                           shipped_twin)
 from solver.pool import applies
 
@@ -43,7 +43,7 @@ def cache(tmp_path, monkeypatch):
 def test_the_digest_covers_every_field_but_the_name():
     rs = solver.rule_set("classic")
     names = {f.name for f in dataclasses.fields(rs)}
-    assert set(rules_content(rs)) == names - {"name"}
+    assert set(rs.content()) == names - {"name"}
     assert rules_digest(dataclasses.replace(rs, name="anything")) == rules_digest(rs)
 
 
