@@ -419,6 +419,12 @@ function rowLine(row, cardsText, category, rates) {
 function rowsView(target, setting, categories, rates, discards) {
   const box = $(target);
   box.replaceChildren();
+  appendRows(box, setting, categories, rates, discards);
+}
+
+// The three rows and the discards, as lines of cards (the Study tab's answer and review,
+// and the Practice and Match tabs' reviews and showdowns, play.js).
+function appendRows(box, setting, categories, rates, discards) {
   ROWS.forEach((row, r) => box.append(rowLine(row, setting[r], categories[r], rates && rates[row])));
   if (discards) {
     const line = el("div", "row-line");

@@ -143,14 +143,7 @@ function showFigures(prefix, entries) {
 // --- a review, compactly --------------------------------------------------------------------------------
 function rowsBox(setting, categories, rates, discards) {
   const box = el("div", "rows");
-  ROWS.forEach((row, r) => box.append(rowLine(row, setting[r], categories[r], rates && rates[row])));
-  if (discards) {
-    const line = el("div", "row-line");
-    line.dataset.row = "discard";
-    line.dataset.cards = discards;
-    line.append(el("span", "row-name", "Discard"), cardsView(words(discards)));
-    box.append(line);
-  }
+  appendRows(box, setting, categories, rates, discards);
   return box;
 }
 
