@@ -53,7 +53,14 @@ BONUS_MODES = (BONUS_ADD, BONUS_REPLACE)
 PAID_ROW_WON, PAID_ROW_MADE = "row_won", "row_made"
 BONUS_PAID = (PAID_ROW_WON, PAID_ROW_MADE)
 
-AUTOMATIC_WINS = ("dragon", "six_pairs", "three_flushes", "three_straights")
+# The special-hand catalogue (solver.autowin, docs/rules.md#special-hands); a rule set
+# names the ones it plays in automatic_wins.  Order: classic's four first, then the
+# other special hands of 十三水 (shisanshui), strongest first by the common table.
+AUTOMATIC_WINS = (
+    "dragon", "six_pairs", "three_flushes", "three_straights",
+    "suited_dragon", "twelve_royals", "three_straight_flushes", "three_quads", "all_big",
+    "all_small", "all_one_colour", "four_trips", "five_pairs_and_trips",
+)
 
 
 def _bonus_table(entries: Mapping[tuple[str, str], int]) -> tuple[tuple[int, ...], ...]:

@@ -1,0 +1,133 @@
+"""The special-hand catalogue (solver.autowin): each special found on hands built to hold
+it and not on near misses, and the jitted detection against the slow reference
+(tests/naive.py) on random hands, plain and drawn from packs that make specials common."""
+import numpy as np
+import pytest
+
+import naive
+from solver.autowin import KIND_NAMES, holds_kind
+from solver.cards import card_name, to_codes
+from solver.rules import AUTOMATIC_WINS
+
+# name -> (hands that hold it, near misses that do not)
+CONSTRUCTED = {
+    "dragon": (["2h 3c 4d 5s 6h 7c 8d 9s Th Jc Qd Ks Ah"],
+               ["2h 3c 4d 5s 6h 7c 8d 9s Th Jc Qd Ks Kh"]),
+    "suited_dragon": (["2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah",
+                       "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac"],
+                      ["2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh As",     # a dragon, two suits
+                       "2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 8s"]),
+    "twelve_royals": (["Js Jh Jd Qs Qh Qd Qc Ks Kh Kd As Ah Ad",
+                       "Js Jh Jd Jc Qs Qh Qd Qc Ks Kh Kd Kc As"],
+                      ["Js Jh Jd Qs Qh Qd Qc Ks Kh Kd As Ah Ts",     # twelve royals and a ten
+                       "2s Jh Jd Qs Qh Qd Qc Ks Kh Kd As Ah Ad"]),
+    "three_straight_flushes": (
+        ["Qh Kh Ah 5s 6s 7s 8s 9s Td Jd Qd Kd Ad",
+         "Ac 2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc",           # one suit: a suited dragon too
+         "Ah 2h 3h As 2s 3s 4s 5s 9d Td Jd Qd Kd",
+         "2h 3h 4h 5h 6h 7h 8h 9h Ts Js Qs Ks As"],
+        ["Qh Kh Ah 5s 6s 7s 8s 9s Td Jd Qd Kd Ac",           # one card of another suit
+         "2h 3h 4h 6h 7h 8h 9h Th 5s Js Qs Ks As",           # three flushes, three straights,
+         "Kh Ah 2h 5s 6s 7s 8s 9s Td Jd Qd Kd Ad"]),         # not both; K-A-2 wraps
+    "three_quads": (["2s 2h 2d 2c 3s 3h 3d 3c 4s 4h 4d 4c Ks"],
+                    ["2s 2h 2d 2c 3s 3h 3d 3c 4s 4h 4d Kc Ks"]),
+    "all_big": (["8s 8h 9d Tc Js Qh Kd Ac As Ah 9s 9h Td"],
+                ["8s 8h 9d Tc Js Qh Kd Ac As Ah 9s 9h 7d"]),
+    "all_small": (["2s 2h 3d 4c 5s 6h 7d 8c 8s 8h 3s 4h 5d"],
+                  ["2s 2h 3d 4c 5s 6h 7d 8c 8s 8h 3s 4h 9d"]),
+    "all_one_colour": (["2s 4c 6s 8c Ts Qc As 3s 5c 7s 9c Js Kc",
+                        "2h 4d 6h 8d Th Qd Ah 3h 5d 7h 9d Jh Kd"],
+                       ["2s 4c 6s 8c Ts Qc As 3s 5c 7s 9c Js Kd"]),
+    "four_trips": (["2s 2h 2d 3s 3h 3d 4s 4h 4d 5s 5h 5d Ks",
+                    "2s 2h 2d 2c 3s 3h 3d 4s 4h 4d 5s 5h 5d"],          # a quad holds trips
+                   ["2s 2h 2d 3s 3h 3d 4s 4h 4d 5s 5h Kd Ks"]),
+    "five_pairs_and_trips": (["2s 2h 3d 3s 4h 4d 5s 5h 6d 6s 7h 7d 7c",
+                              "2s 2h 2d 2c 3s 3h 4d 4s 6d 6s 7h 7d 7c"],  # a quad: two pairs
+                             ["2s 2h 3d 3s 4h 4d 5s 5h 6d 6s 7h 7d 8c",  # six pairs and one
+                              "2s 2h 3d 3s 4h 4d 5s 5h 7s 7h 7d 9c Tc"]),
+    "six_pairs": (["2s 2h 3d 3s 4h 4d 5s 5h 6d 6s 7h 7d 8c"],
+                  ["2s 2h 3d 3s 4h 4d 5s 5h 6d 6s 7h 8d 9c"]),
+    "three_flushes": (["2h 3h 5h 7h 9h Jh Kh Ah 2c 4c 6c 8c Tc"],
+                      ["2h 3h 5h 7h 9h Jh Kh 2c 4c 6c 8c Tc Ad"]),
+    "three_straights": (["Qh Kc Ad 2s 3h 4d 5c 6s 5d 6h 7c 8d 9s"],
+                        ["Kh Ac 2d 3s 4h 5d 6c 7s 8d 9h Tc Js Jh"]),
+}
+
+
+def _holds(text, name):
+    return bool(holds_kind(np.array(to_codes(text, "classic"), np.int64),
+                           KIND_NAMES.index(name)))
+
+
+def test_the_catalogue_is_every_special_once():
+    assert set(CONSTRUCTED) == set(AUTOMATIC_WINS) == set(naive.SPECIAL_HANDS)
+    assert KIND_NAMES[1:] == AUTOMATIC_WINS
+
+
+@pytest.mark.parametrize("name", sorted(CONSTRUCTED))
+def test_found_on_hands_built_to_hold_it(name):
+    holding, near_misses = CONSTRUCTED[name]
+    for text in holding:
+        assert len(text.split()) == 13 and _holds(text, name), text
+        assert naive.holds_special(text, name), text
+    for text in near_misses:
+        assert len(text.split()) == 13
+        assert not _holds(text, name), text
+        assert not naive.holds_special(text, name), text
+
+
+def _agree(hands):
+    for codes in hands:
+        text = " ".join(card_name(int(c)) for c in codes)
+        expected = set(naive.special_hands(text))
+        found = {name for name in AUTOMATIC_WINS if _holds(text, name)}
+        assert found == expected, text
+
+
+def test_matches_the_reference_on_random_hands():
+    rng = np.random.default_rng(29)
+    _agree(rng.permutation(52)[:13] for _ in range(150))
+
+
+@pytest.mark.parametrize("pack", [
+    [c for c in range(52) if c % 13 >= 6],                 # 8 to A: all big, twelve royals
+    [c for c in range(52) if c % 13 <= 6],                 # 2 to 8: all small, trips, pairs
+    [c for c in range(52) if c % 13 >= 8],                 # T to A
+    [c for c in range(52) if c % 13 >= 9],                 # J to A: royals, quads, trips
+    [c for c in range(52) if c % 13 < 5],                  # 2 to 6: quads and trips
+    [c for c in range(52) if c // 13 in (1, 2)],           # hearts and diamonds
+    [c for c in range(52) if c // 13 in (0, 1)],           # two suits: flushes, straight flushes
+])
+def test_matches_the_reference_on_packs_where_specials_are_common(pack):
+    rng = np.random.default_rng(len(pack))
+    hands = [rng.permutation(np.array(pack))[:13] for _ in range(60)]
+    _agree(hands)
+
+
+def _built_three_straight_flushes(rng):
+    """A random hand of three straight flushes (rows of random suits and tops; those that
+    overlap are drawn again)."""
+    while True:
+        cards = set()
+        for size in (3, 5, 5):
+            suit, top = rng.integers(4), rng.integers(size - 2, 13)   # top -1: the ace low
+            cards |= {13 * suit + (top - k if top - k >= 0 else 12) for k in range(size)}
+        if len(cards) == 13:
+            return np.array(sorted(cards))
+
+
+def test_matches_the_reference_on_built_hands_and_one_card_changed():
+    rng = np.random.default_rng(13)
+    hands = []
+    for _ in range(40):
+        built = _built_three_straight_flushes(rng)
+        quads = rng.permutation(13)[:3]
+        other = rng.choice([c for c in range(52) if c % 13 not in quads])
+        hands += [built, np.array([13 * s + r for r in quads for s in range(4)] + [other])]
+    changed = []
+    for codes in hands:
+        out = rng.choice(np.setdiff1d(np.arange(52), codes))
+        changed.append(np.where(np.arange(13) == rng.integers(13), out, codes))
+    assert all(_holds(" ".join(card_name(int(c)) for c in h), "three_straight_flushes")
+               for h in hands[::2])
+    _agree(hands + changed)
