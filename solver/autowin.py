@@ -1,6 +1,13 @@
-"""Automatic wins of the ``classic`` rule set (docs/rules.md#automatic-wins): dragon, six
-pairs, three flushes, three straights."""
+"""Special hands (automatic wins, docs/rules.md#special-hands): the catalogue of every one
+a rule set may play, found in 13 cards of the plain 52-card pack.
+
+``classic`` plays four (dragon, six pairs, three flushes, three straights); the others
+are the special hands of 十三水.  Each is a ``KIND_*`` code, 1 + its index in
+:data:`solver.rules.AUTOMATIC_WINS`; :func:`holds_kind` tests one, :func:`best_kind`
+finds the first of a rule set's order (:func:`kind_order`, strongest first)."""
 from __future__ import annotations
+
+import functools
 
 from typing import NamedTuple, Optional
 
@@ -286,6 +293,21 @@ def automatic_win_kind(codes):
     return best_kind(codes, CLASSIC_ORDER)
 
 
+@functools.lru_cache(maxsize=None)
+def kind_order(rules: RuleSet) -> np.ndarray:
+    """The rule set's special hands as ``KIND_*`` codes, strongest first (then the most
+    units, then the catalogue's order): the order :func:`best_kind` tries them in, so a
+    hand is named by its strongest special.  (Cached: do not change the array.)
+
+    >>> [KIND_NAMES[k] for k in kind_order(rule_set("classic"))]
+    ['dragon', 'six_pairs', 'three_flushes', 'three_straights']
+    """
+    strength = rules.automatic_win_strengths()
+    names = sorted(rules.automatic_wins, key=lambda n: (-strength[n], -rules.automatic_wins[n],
+                                                        AUTOMATIC_WINS.index(n)))
+    return np.array([KIND_NAMES.index(n) for n in names], np.int64)
+
+
 def auto_code(kind: int) -> int:
     """The settlement core's code (AUTO_*) of an automatic-win kind."""
     return AUTO_NONE if kind == KIND_NONE else AUTO_DRAGON if kind == KIND_DRAGON else AUTO_PLAIN
@@ -345,9 +367,9 @@ def _split_showing(kind: int, codes: list[int]) -> tuple[list[int], list[int], l
 
 
 def automatic_win(cards: CardsLike, rules: "str | RuleSet" = "classic") -> Optional[AutomaticWin]:
-    """The best automatic win 13 cards allow, with a split that shows it, or ``None``.
-
-    Only rule sets with automatic wins (``classic`` and its schemes) have any.
+    """The best automatic win (special hand) 13 cards allow under ``rules``, with a split
+    that shows it, or ``None``: the strongest of the rule set's specials the cards hold
+    (:func:`kind_order`).  Rule sets without automatic wins have none.
 
     >>> automatic_win("2s 3h 4d 5c 6s 7h 8d 9c Ts Jh Qd Kc As").name
     'dragon'
@@ -358,7 +380,7 @@ def automatic_win(cards: CardsLike, rules: "str | RuleSet" = "classic") -> Optio
         raise ValueError(f"an automatic win takes 13 cards, not {len(codes)}")
     if not rs.automatic_wins:
         return None
-    kind = int(automatic_win_kind(np.array(codes, np.int64)))
+    kind = int(best_kind(np.array(codes, np.int64), kind_order(rs)))
     if kind == KIND_NONE:
         return None
     name = KIND_NAMES[kind]

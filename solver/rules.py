@@ -112,7 +112,18 @@ class RuleSet:
     foul_penalty: units a fouled hand pays each other player (classic).
     foul_loses_rows: a fouled hand loses every row, and the scoop, to each valid hand
         (pagat).  With neither, a foul cannot be played (joker, bonus).
-    automatic_wins: units of each automatic win the rule set allows.
+    automatic_wins: the special hands (automatic wins) the rule set plays, each with the
+        units it collects from each opponent: names of :data:`AUTOMATIC_WINS`
+        (docs/rules.md#special-hands).  They need 13 cards dealt from the plain 52-card
+        pack.
+    automatic_wins_declared: ``True``: a player holding a special hand may declare it
+        instead of setting (classic; the solver declares when that is worth more);
+        ``False``: a hand holding one is scored as it, with no choice.
+    automatic_win_strength: how two special hands at one table compare: name -> strength
+        (a larger number is stronger) for every special the rule set plays; the stronger
+        collects its units from the weaker, equal strengths score 0.  Empty (the default):
+        a special's strength is its units (classic: a dragon, 13, beats the others, 3,
+        which tie).
 
     Derived: ``scheme``, the compiled scoring kernel that computes exactly these fields
     (the ``SCHEME_*`` codes; see :func:`kernel_scheme`).
@@ -141,6 +152,9 @@ class RuleSet:
     foul_penalty: int = 0
     foul_loses_rows: bool = False
     automatic_wins: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    automatic_wins_declared: bool = True
+    automatic_win_strength: Mapping[str, int] = field(
+        default_factory=lambda: MappingProxyType({}))
 
     cards_kept = 13
 
@@ -151,9 +165,7 @@ class RuleSet:
             raise ValueError(f"jokers must be 0..3, not {self.jokers!r}")
         if self.cards_dealt < self.cards_kept:
             raise ValueError(f"cards_dealt must be at least 13, not {self.cards_dealt!r}")
-        unknown = set(self.automatic_wins) - set(AUTOMATIC_WINS)
-        if unknown:
-            raise ValueError(f"unknown automatic wins {sorted(unknown)!r}")
+        self._check_automatic_wins()
         for name, value, valid in (("scoop", self.scoop, SCOOP_RULES),
                                    ("bonus_mode", self.bonus_mode, BONUS_MODES),
                                    ("bonus_paid", self.bonus_paid, BONUS_PAID)):
@@ -165,6 +177,45 @@ class RuleSet:
         object.__setattr__(self, "_hash", hash(tuple(
             tuple(sorted(v.items())) if isinstance(v, Mapping) else v
             for v in (getattr(self, f.name) for f in dataclasses.fields(self)))))
+
+    def _check_automatic_wins(self) -> None:
+        unknown = set(self.automatic_wins) - set(AUTOMATIC_WINS)
+        if unknown:
+            raise ValueError(f"unknown automatic wins {sorted(unknown)!r}; valid: "
+                             f"{', '.join(AUTOMATIC_WINS)}")
+        for name, units in self.automatic_wins.items():
+            if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
+                raise ValueError(f"automatic win {name!r}: units must be a positive "
+                                 f"integer, not {units!r}")
+        if not isinstance(self.automatic_wins_declared, bool):
+            raise ValueError(f"automatic_wins_declared must be true or false, not "
+                             f"{self.automatic_wins_declared!r}")
+        strength = self.automatic_win_strength
+        if strength and set(strength) != set(self.automatic_wins):
+            raise ValueError(f"automatic_win_strength must rank exactly the rule set's "
+                             f"automatic wins {sorted(self.automatic_wins)!r}, not "
+                             f"{sorted(strength)!r}")
+        for name, value in strength.items():
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                raise ValueError(f"automatic_win_strength of {name!r} must be a positive "
+                                 f"integer, not {value!r}")
+        # The definitions are of 13 cards of one plain pack: with a second spade a hand
+        # can hold the same card twice (is As As a pair toward six pairs? two suits of
+        # flush?), a joker would need its own rules for each special, and with more than
+        # 13 cards dealt the special would be of the 13 kept; no table of them covers these.
+        if self.automatic_wins and (self.spade_copies != 1 or self.jokers != 0
+                                    or self.cards_dealt != 13):
+            raise ValueError("automatic wins need 13 cards dealt from the plain 52-card "
+                             "pack (spade_copies 1, jokers 0, cards_dealt 13)")
+
+    def automatic_win_strengths(self) -> dict[str, int]:
+        """Each special hand's strength (``automatic_win_strength``, or its units where
+        that is empty).
+
+        >>> rule_set("classic").automatic_win_strengths()["dragon"]
+        13
+        """
+        return dict(self.automatic_win_strength or self.automatic_wins)
 
     @property
     def deck_size(self) -> int:
@@ -197,21 +248,24 @@ class RuleSet:
         >>> rule_set("classic").digest == rule_set("classic:eastern").digest
         False
         """
-        content = {f.name: (dict(getattr(self, f.name)) if f.name == "automatic_wins"
-                            else getattr(self, f.name))
-                   for f in dataclasses.fields(self) if f.name != "name"}
+        content = {f.name: (dict(v) if isinstance(v, Mapping) else v)
+                   for f in dataclasses.fields(self) if f.name != "name"
+                   for v in (getattr(self, f.name),)}
         text = json.dumps(content, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def __reduce__(self):
         # Pickled for worker processes; the read-only mapping does not pickle itself.
         fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        fields["automatic_wins"] = dict(self.automatic_wins)
-        return _unpickle_rule_set, (fields,)
+        mappings = [name for name, v in fields.items() if isinstance(v, Mapping)]
+        for name in mappings:
+            fields[name] = dict(fields[name])
+        return _unpickle_rule_set, (fields, mappings)
 
 
-def _unpickle_rule_set(fields: dict) -> "RuleSet":
-    fields["automatic_wins"] = MappingProxyType(fields["automatic_wins"])
+def _unpickle_rule_set(fields: dict, mappings=("automatic_wins",)) -> "RuleSet":
+    for name in mappings:
+        fields[name] = MappingProxyType(fields[name])
     return RuleSet(**fields)
 
 

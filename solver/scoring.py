@@ -66,6 +66,10 @@ def scoring_params(rules: RuleSet) -> np.ndarray:
     p[P_FOUL_PENALTY] = rules.foul_penalty
     p[P_SHOT_MULT] = rules.shot_multiplier
     p[P_HOME_RUN_MULT] = rules.home_run_multiplier
+    if rules.automatic_wins and (rules.automatic_win_strength or dict(rules.automatic_wins)
+                                 != {"dragon": 13, "six_pairs": 3, "three_flushes": 3,
+                                     "three_straights": 3}):
+        raise NotImplementedError(f"{rules.name}: these special hands have no scoring yet")
     p[P_AUTO_PLAIN_UNITS] = rules.automatic_wins.get("six_pairs", 0)
     p[P_AUTO_DRAGON_UNITS] = rules.automatic_wins.get("dragon", 0)
     p[P_BONUS:] = np.array(rules.row_bonus, np.int64).ravel()

@@ -1,11 +1,17 @@
 """The special-hand catalogue (solver.autowin): each special found on hands built to hold
 it and not on near misses, and the jitted detection against the slow reference
 (tests/naive.py) on random hands, plain and drawn from packs that make specials common."""
+import dataclasses
+import pickle
+import re
+from types import MappingProxyType
+
 import numpy as np
 import pytest
 
 import naive
-from solver.autowin import KIND_NAMES, holds_kind
+import solver
+from solver.autowin import KIND_NAMES, holds_kind, kind_order
 from solver.cards import card_name, to_codes
 from solver.rules import AUTOMATIC_WINS
 
@@ -131,3 +137,70 @@ def test_matches_the_reference_on_built_hands_and_one_card_changed():
     assert all(_holds(" ".join(card_name(int(c)) for c in h), "three_straight_flushes")
                for h in hands[::2])
     _agree(hands + changed)
+
+
+# --- the rule-set fields ----------------------------------------------------------------
+CLASSIC = solver.rule_set("classic")
+
+
+def _with(**fields):
+    return dataclasses.replace(CLASSIC, name="test", **{
+        k: MappingProxyType(v) if isinstance(v, dict) else v for k, v in fields.items()})
+
+
+def test_classic_keeps_its_specials_declared_and_ranked_by_units():
+    assert CLASSIC.automatic_wins_declared is True and not CLASSIC.automatic_win_strength
+    assert CLASSIC.automatic_win_strengths() == dict(CLASSIC.automatic_wins)
+    assert [KIND_NAMES[k] for k in kind_order(CLASSIC)] == [
+        "dragon", "six_pairs", "three_flushes", "three_straights"]
+
+
+def test_a_rule_set_names_its_order_of_strength():
+    rs = _with(automatic_wins={"dragon": 36, "suited_dragon": 108, "three_flushes": 3,
+                               "three_straights": 3},
+               automatic_win_strength={"dragon": 5, "suited_dragon": 9, "three_flushes": 2,
+                                       "three_straights": 1})
+    assert [KIND_NAMES[k] for k in kind_order(rs)] == [
+        "suited_dragon", "dragon", "three_flushes", "three_straights"]
+    suited = "2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah"
+    assert solver.automatic_win(suited, rs)[:2] == ("suited_dragon", 108)
+    assert solver.automatic_win(suited, CLASSIC)[:2] == ("dragon", 13)
+    assert pickle.loads(pickle.dumps(rs)) == rs and rs.digest != CLASSIC.digest
+
+
+@pytest.mark.parametrize("fields, message", [
+    (dict(automatic_wins={"dragons": 13}), "unknown automatic wins ['dragons']"),
+    (dict(automatic_wins={"dragon": 0}), "units must be a positive integer"),
+    (dict(automatic_win_strength={"dragon": 2}), "must rank exactly"),
+    (dict(automatic_win_strength={"dragon": 2, "six_pairs": 1, "three_flushes": 1,
+                                  "three_straights": True}), "positive integer"),
+    (dict(automatic_wins_declared="yes"), "must be true or false"),
+    (dict(jokers=2), "plain 52-card pack"),
+    (dict(spade_copies=2), "plain 52-card pack"),
+    (dict(cards_dealt=14), "plain 52-card pack"),
+])
+def test_bad_special_fields_are_one_clear_error(fields, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        _with(**fields)
+
+
+def test_specials_that_count_automatically_need_no_declaring(monkeypatch):
+    from test_settle import OPP1, OPP2
+    from test_naive_selfcheck import DRAGON
+    counted = _with(automatic_wins_declared=False)
+    monkeypatch.setitem(solver.rules._REGISTRY, "test", counted)   # (solve looks it up)
+    between = solver.settle([OPP1, OPP2], counted)
+    expected = [26, between[0] - 13, between[1] - 13]
+    assert solver.settle([DRAGON, OPP1, OPP2], counted) == expected
+    assert solver.settle([DRAGON, OPP1, OPP2], CLASSIC, declared=[0]) == expected
+    # Under classic, played rows are compared (the dragon's Front 2-3-4 loses).
+    assert solver.settle([DRAGON, OPP1, OPP2], CLASSIC) != expected
+    # The solver has no choice to make: it declares.
+    sol = solver.solve(" ".join(DRAGON), counted, samples=40, seed=1, policy="sbf")
+    assert sol.automatic_win == "dragon" and sol.declare
+
+
+def test_the_documented_catalogue_is_the_code_s():
+    from test_rules_doc import RULES_DOC, marked
+    (_, rows), = marked(RULES_DOC, "special-hands")
+    assert sorted(r["API name"].strip("`") for r in rows) == sorted(AUTOMATIC_WINS)
