@@ -8,7 +8,6 @@ finds the first of a rule set's order (:func:`kind_order`, strongest first)."""
 from __future__ import annotations
 
 import functools
-
 from typing import NamedTuple, Optional
 
 import numpy as np
@@ -16,9 +15,9 @@ import numpy as np
 from ._jit import njit
 from .cards import CardsLike, code_rank, code_suit, format_cards, to_codes
 from .rules import AUTOMATIC_WINS, RuleSet, rule_set
-from .scoring import AUTO_DRAGON, AUTO_NONE, AUTO_PLAIN
 
-# The catalogue's codes: KIND_NONE, then 1 + the special's index in AUTOMATIC_WINS.
+# The catalogue's codes: KIND_NONE, then 1 + the special's index in AUTOMATIC_WINS.  They
+# are also the scoring core's automatic-win codes (solver.scoring.auto_of).
 (KIND_NONE, KIND_DRAGON, KIND_SIX_PAIRS, KIND_THREE_FLUSHES, KIND_THREE_STRAIGHTS,
  KIND_SUITED_DRAGON, KIND_TWELVE_ROYALS, KIND_THREE_STRAIGHT_FLUSHES, KIND_THREE_QUADS,
  KIND_ALL_BIG, KIND_ALL_SMALL, KIND_ALL_ONE_COLOUR, KIND_FOUR_TRIPS,
@@ -302,15 +301,7 @@ def kind_order(rules: RuleSet) -> np.ndarray:
     >>> [KIND_NAMES[k] for k in kind_order(rule_set("classic"))]
     ['dragon', 'six_pairs', 'three_flushes', 'three_straights']
     """
-    strength = rules.automatic_win_strengths()
-    names = sorted(rules.automatic_wins, key=lambda n: (-strength[n], -rules.automatic_wins[n],
-                                                        AUTOMATIC_WINS.index(n)))
-    return np.array([KIND_NAMES.index(n) for n in names], np.int64)
-
-
-def auto_code(kind: int) -> int:
-    """The settlement core's code (AUTO_*) of an automatic-win kind."""
-    return AUTO_NONE if kind == KIND_NONE else AUTO_DRAGON if kind == KIND_DRAGON else AUTO_PLAIN
+    return np.array([KIND_NAMES.index(n) for n in rules.automatic_win_order()], np.int64)
 
 
 class AutomaticWin(NamedTuple):

@@ -26,7 +26,7 @@ from typing import Optional
 
 import numpy as np
 
-from .autowin import KIND_NAMES, auto_code, best_kind, kind_order
+from .autowin import KIND_NAMES, best_kind, kind_order
 from .cards import CardsLike, card_name, format_cards, parse_codes
 from .display import arrangement_text, label, sort_row
 from .rows import RowValue, _value_of_codes
@@ -190,7 +190,7 @@ def review(cards: CardsLike, setting, rules: "str | RuleSet", cut: "str | int | 
     cand_scores = score_candidates(cand_vals, 0, *opp, params)
     # Exact integer totals: a setting equal to a candidate ties it exactly.
     totals = [int(t) for t in cand_scores.sum(axis=1, dtype=np.int64)]
-    declared = (score_candidates(cand_vals[:1], auto_code(kind), *opp, params)[0]
+    declared = (score_candidates(cand_vals[:1], kind, *opp, params)[0]
                 if kind else None)
     if kind:
         totals.append(int(declared.sum(dtype=np.int64)))

@@ -217,6 +217,18 @@ class RuleSet:
         """
         return dict(self.automatic_win_strength or self.automatic_wins)
 
+    def automatic_win_order(self) -> tuple[str, ...]:
+        """The rule set's special hands strongest first, then by units, then in the
+        catalogue's order: the order they are looked for in, so that a hand counts as the
+        strongest it holds.
+
+        >>> rule_set("classic").automatic_win_order()
+        ('dragon', 'six_pairs', 'three_flushes', 'three_straights')
+        """
+        strength = self.automatic_win_strengths()
+        return tuple(sorted(self.automatic_wins, key=lambda n: (
+            -strength[n], -self.automatic_wins[n], AUTOMATIC_WINS.index(n))))
+
     @property
     def deck_size(self) -> int:
         """Physical cards in the deck (cut card included)."""

@@ -13,7 +13,7 @@ import numpy as np
 
 from . import scoring
 from ._checks import is_int
-from .autowin import KIND_NAMES, auto_code, best_kind, holds_kind, kind_order
+from .autowin import KIND_NAMES, best_kind, holds_kind, kind_order
 from .cards import to_codes
 from .rows import RowValue, cut_taken, explain_cut, tables_for, _value_of_codes
 from .rules import (ROWS, SCHEME_MANDARIN, SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN, RuleSet,
@@ -97,7 +97,7 @@ def _declared_codes(declared, n_seats: int, seat_codes, rules: RuleSet) -> np.nd
         # Special hands count automatically: every hand holding one is its strongest.
         for seat in range(n_seats):
             codes = [c for row in seat_codes[seat] for c in row]
-            auto[seat] = auto_code(int(best_kind(np.array(codes, np.int64), order)))
+            auto[seat] = best_kind(np.array(codes, np.int64), order)
     if not declared:
         return auto
     if not rules.automatic_wins:
@@ -119,11 +119,12 @@ def _declared_codes(declared, n_seats: int, seat_codes, rules: RuleSet) -> np.nd
                                  f"{', '.join(KIND_NAMES[k] for k in order)}")
             # Any special the cards hold may be declared (a lesser claim than the best).
             if not holds_kind(np.array(codes, np.int64), KIND_NAMES.index(name)):
-                raise ValueError(f"seat {seat}: declared {name} its cards do not hold")
+                what = f"a {name.replace('_', ' ')}" if name.endswith("dragon") else name
+                raise ValueError(f"seat {seat}: declared {what} its cards do not hold")
             if rules.automatic_wins_declared:       # (else the hand is its strongest)
                 kind = KIND_NAMES.index(name)
         if rules.automatic_wins_declared:
-            auto[seat] = auto_code(kind)
+            auto[seat] = kind
     return auto
 
 

@@ -204,3 +204,68 @@ def test_the_documented_catalogue_is_the_code_s():
     from test_rules_doc import RULES_DOC, marked
     (_, rows), = marked(RULES_DOC, "special-hands")
     assert sorted(r["API name"].strip("`") for r in rows) == sorted(AUTOMATIC_WINS)
+
+
+# --- scoring: the stronger special collects its units, equal strengths tie ---------------
+# The common 十三水 table (docs/rules.md#special-hands), on classic's other rules.
+SHISANSHUI_UNITS = {
+    "suited_dragon": 108, "dragon": 36, "twelve_royals": 24, "three_straight_flushes": 22,
+    "three_quads": 20, "all_big": 15, "all_small": 12, "all_one_colour": 10,
+    "four_trips": 6, "five_pairs_and_trips": 5, "six_pairs": 4, "three_flushes": 3,
+    "three_straights": 3}
+SUITED_DRAGON = ("2h 3h 4h", "5h 6h 7h 8h 9h", "Th Jh Qh Kh Ah")
+ALL_SMALL = ("2s 2d 2c", "3s 3d 3c 4s 4d", "4c 5s 5d 5c 6s")         # and four trips
+ALL_BIG = ("8s 8d 8c", "9s 9d 9c Ts Td", "Tc Js Jd Jc Qs")           # and four trips
+PLAYED = ("6d 6c Qd", "As Ad Ac Qc 7c", "Ks Kd Kc 7s 7d")
+
+
+def test_two_specials_the_stronger_collects_its_units():
+    rs = _with(automatic_wins=SHISANSHUI_UNITS)
+    deal = [SUITED_DRAGON, ALL_SMALL, ALL_BIG, PLAYED]
+    assert solver.settle(deal, rs, declared=[0, 1, 2]) == [
+        3 * 108, -108 - 15 + 12, -108 + 15 + 15, -108 - 12 - 15]
+    # A lesser claim than the cards hold: the suited dragon declared as a dragon.
+    assert solver.settle(deal, rs, declared={0: "dragon", 1: None, 2: None}) == [
+        3 * 36, -36 - 15 + 12, -36 + 15 + 15, -36 - 12 - 15]
+    # A rule set that ranks all small above all big (its units stay 12).
+    ranked = _with(automatic_wins=SHISANSHUI_UNITS, automatic_win_strength={
+        **SHISANSHUI_UNITS, "all_small": 16})
+    assert solver.settle(deal, ranked, declared=[0, 1, 2]) == [
+        3 * 108, -108 + 12 + 12, -108 - 12 + 15, -108 - 12 - 15]
+    # Equal strengths tie: three flushes and three straights, both 3.
+    three_flushes = ("2c 4c 6c", "3d 5d 7d 9d Jd", "2s 4s 6s 8s Ts")
+    three_straights = ("2d 3h 4h", "3c 4d 5h 6h 7h", "8h 9h Th Jh Qc")
+    assert solver.settle([three_flushes, three_straights], rs, declared=[0, 1]) == [0, 0]
+
+
+def test_the_core_scores_every_special_s_code_by_strength_and_units():
+    from solver import scoring
+    rs = _with(automatic_wins=SHISANSHUI_UNITS, automatic_win_strength={
+        **SHISANSHUI_UNITS, "three_flushes": 2, "dragon": 108})       # ties and reversals
+    params, classic_params = scoring.scoring_params(rs), scoring.scoring_params(CLASSIC)
+    strength = rs.automatic_win_strengths()
+    values = solver.rows.tables_for(rs, None).values
+    rng = np.random.default_rng(4)
+    for _ in range(300):
+        n = int(rng.integers(2, 5))
+        vals = np.sort(rng.choice(values, (n, 3)), axis=1).astype(np.int32)
+        codes = [int(c) if rng.random() < 0.5 else 0 for c in rng.integers(1, 14, n)]
+        fouled_bits, auto_bits = scoring.pack_flags([False] * n, codes)
+        played = [a for a in range(n) if not codes[a]]
+        among_played = scoring.settle_seats(
+            vals[played], 0, 0, classic_params) if played else []
+        got = scoring.settle_seats(vals, fouled_bits, auto_bits, params)
+        for a in range(n):
+            expected = 0
+            for b in range(n):
+                if b == a or not (codes[a] or codes[b]):
+                    continue
+                sa = strength[KIND_NAMES[codes[a]]] if codes[a] else 0
+                sb = strength[KIND_NAMES[codes[b]]] if codes[b] else 0
+                if sa > sb:
+                    expected += rs.automatic_wins[KIND_NAMES[codes[a]]]
+                elif sb > sa:
+                    expected -= rs.automatic_wins[KIND_NAMES[codes[b]]]
+            if not codes[a]:
+                expected += among_played[played.index(a)]
+            assert got[a] == expected, (vals, codes, a)
