@@ -5,7 +5,8 @@ the solver's own declaring and opponents' automatic wins go through the scoring.
 per case the median times, the median of the per-hand ratios old / new, and whether every
 answer was the same.
 
-    cd benchmarks && PYTHONPATH=.. python3 compare_specials.py /work/wt/base [random] \
+    mkdir /tmp/solver-old && git archive COMMIT solver | tar -x -C /tmp/solver-old
+    cd benchmarks && PYTHONPATH=.. python3 compare_specials.py /tmp/solver-old [random] \
         [each] [rounds]
 """
 import sys
