@@ -269,3 +269,24 @@ def test_the_core_scores_every_special_s_code_by_strength_and_units():
             if not codes[a]:
                 expected += among_played[played.index(a)]
             assert got[a] == expected, (vals, codes, a)
+
+
+def test_given_opponents_with_specials(monkeypatch):
+    declared = _with(automatic_wins=SHISANSHUI_UNITS)
+    counted = _with(automatic_wins=SHISANSHUI_UNITS, automatic_wins_declared=False)
+    monkeypatch.setitem(solver.rules._REGISTRY, "declared", declared)
+    monkeypatch.setitem(solver.rules._REGISTRY, "counted", counted)
+    suited = " ".join(SUITED_DRAGON)
+    # Declared: the suited dragon collects 108 from all big (declared) and from rows.
+    sol = solver.solve(suited, "declared", players=2, holdout=0,
+                       opponents=[[ALL_BIG + ("declare",)], [PLAYED]])
+    assert sol.automatic_win == "suited_dragon" and sol.declare
+    assert sol.ev_declare == 108
+    # Counted: all small (12) collects from PLAYED, three flushes (3, weaker), whether
+    # it declared or not, and PLAYED counts as its special with no choice.
+    sol = solver.solve(" ".join(PLAYED), "counted", players=2, holdout=0,
+                       opponents=[[ALL_SMALL], [ALL_SMALL + ("declare",)]])
+    assert sol.automatic_win == "three_flushes" and sol.declare and sol.ev_declare == -12
+    # Under classic's rules the same rows are compared (all small is no special there).
+    assert solver.solve(" ".join(PLAYED), "classic", players=2, holdout=0,
+                        opponents=[[ALL_SMALL]]).ev != -12
