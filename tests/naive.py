@@ -431,6 +431,21 @@ def holds_special(cards13, name):
     raise ValueError("unknown special hand %r" % (name,))
 
 
+def special_units(mine, theirs, units, strength=None):
+    """Units a player with special hand ``mine`` (a name, or None for a hand that plays its
+    rows) wins from one with ``theirs`` where at least one has a special (#special-hands):
+    the stronger collects its own units, equal strengths score 0.  ``units``: name ->
+    units; ``strength``: name -> strength, by default the units."""
+    strength = strength or units
+    mine_strength = strength[mine] if mine else 0
+    theirs_strength = strength[theirs] if theirs else 0
+    if mine_strength > theirs_strength:
+        return units[mine]
+    if theirs_strength > mine_strength:
+        return -units[theirs]
+    return 0
+
+
 def special_hands(cards13):
     """The names of every special hand 13 cards hold, in SPECIAL_HANDS order."""
     cards13 = parse(cards13) if isinstance(cards13, str) else cards13

@@ -260,12 +260,8 @@ def test_the_core_scores_every_special_s_code_by_strength_and_units():
             for b in range(n):
                 if b == a or not (codes[a] or codes[b]):
                     continue
-                sa = strength[KIND_NAMES[codes[a]]] if codes[a] else 0
-                sb = strength[KIND_NAMES[codes[b]]] if codes[b] else 0
-                if sa > sb:
-                    expected += rs.automatic_wins[KIND_NAMES[codes[a]]]
-                elif sb > sa:
-                    expected -= rs.automatic_wins[KIND_NAMES[codes[b]]]
+                expected += naive.special_units(KIND_NAMES[codes[a]], KIND_NAMES[codes[b]],
+                                                rs.automatic_wins, strength)
             if not codes[a]:
                 expected += among_played[played.index(a)]
             assert got[a] == expected, (vals, codes, a)
