@@ -82,13 +82,13 @@ def later_kernels(rules="classic"):
     has automatic wins, the check for them (about 4.3, 1 and 2 s of compiling, against a
     tenth to a few tenths of a second as Python for the search of most hands, seconds
     for a rare 17-card one, and tens of milliseconds for the others)."""
-    from .autowin import automatic_win_kind
+    from .autowin import best_kind
     from .policy import _declared_automatic_wins
     from .scoring import describer
     from .search import nondominated_arrangements
     rs = _rule_set(rules)
     return [nondominated_arrangements, describer(rs.scheme)] + (
-        [_declared_automatic_wins, automatic_win_kind] if rs.automatic_wins else [])
+        [_declared_automatic_wins, best_kind] if rs.automatic_wins else [])
 
 
 def _opponents_of(cand):
@@ -126,11 +126,11 @@ def compile_them(rules="classic", ready=None, cut=None) -> None:
                                             (codes, placeholder_tables(), params)))
     _describe_once(rules)
     if rs.automatic_wins:
-        from .autowin import automatic_win_kind
+        from .autowin import best_kind, kind_order
         from .policy import _declared_automatic_wins
         hands = codes.reshape(1, 1, 13)
-        _declared_automatic_wins(hands, np.zeros((1, 1), np.int8), 0, 1)
-        automatic_win_kind(codes)              # (also called on its own: the solver's hand)
+        _declared_automatic_wins(hands, np.zeros((1, 1), np.int8), kind_order(rs), 0, 1)
+        best_kind(codes, kind_order(rs))       # (also called on its own: the solver's hand)
 
 
 def _say_ready() -> None:

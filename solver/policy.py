@@ -22,13 +22,13 @@ from pathlib import Path
 
 import numpy as np
 from ._jit import in_ranges, njit, runnable
-from .autowin import KIND_DRAGON, automatic_win_kind
+from .autowin import best_kind
 from .kernels import ordinal3, ordinal5
 from .model import (M_SCHEME, TableModel, model_seats, placeholder_model_tables, table_kernel,
                     table_setter)
 from .rules import RuleSet, cache_name
 from .scoring import P_SCHEME, row_bonus, seat_score
-from .scoring import AUTO_DRAGON, AUTO_PLAIN
+from .scoring import auto_order
 from .search import cards_of_mask, five_subsets, three_subsets
 from .tables import CATEGORY_SHIFT, placeholder_tables
 
@@ -202,8 +202,8 @@ def set_hand(codes, t, kind, mt, params, field, n_seats):
 
 
 def set_hands(hands, t, kind, mt, params, field, n_seats, detect_auto):
-    """Row values, automatic-win codes (AUTO_*) and row position masks of many hands
-    set by built-in policy ``kind``.  hands: (S, k, dealt) card codes.  With
+    """Row values, automatic-win codes (0 or a special's) and row position masks of many
+    hands set by built-in policy ``kind``.  hands: (S, k, dealt) card codes.  With
     ``detect_auto``, a hand holding an automatic win declares it (a sensible player
     does) and is not set.  The deals are shared out between threads
     (:func:`solver._jit.in_ranges`); each hand is set alone, so the result does not
@@ -215,7 +215,8 @@ def set_hands(hands, t, kind, mt, params, field, n_seats, detect_auto):
     work = S * n_opp
     if detect_auto:
         declared = runnable(_declared_automatic_wins)   # (as Python on a first solve)
-        in_ranges(lambda a, b: declared(hands, auto, a, b), S, work / 8)
+        order = auto_order(params)
+        in_ranges(lambda a, b: declared(hands, auto, order, a, b), S, work / 8)
     run = _policy_runner(kind, t, mt, params, field, n_seats, hands.shape[2])
     in_ranges(lambda a, b: run(hands, auto, vals, masks, a, b), S, work)
     return vals, auto, masks
@@ -340,12 +341,11 @@ def set_hands_kernel(kind, scheme, n_cards):
 # Automatic wins are found by a kernel of their own, so a rule set without them never
 # compiles that code.
 @njit
-def _declared_automatic_wins(hands, auto, start, stop):
+def _declared_automatic_wins(hands, auto, order, start, stop):
+    """Each hand's strongest special of ``order`` (codes, strongest first), or 0."""
     for s in range(start, stop):
         for k in range(hands.shape[1]):
-            kind_auto = automatic_win_kind(hands[s, k])
-            if kind_auto != 0:
-                auto[s, k] = AUTO_DRAGON if kind_auto == KIND_DRAGON else AUTO_PLAIN
+            auto[s, k] = best_kind(hands[s, k], order)
 
 
 @njit(inline="always")

@@ -26,7 +26,7 @@ from typing import Optional
 
 import numpy as np
 
-from .autowin import KIND_NAMES, auto_code, automatic_win_kind
+from .autowin import KIND_NAMES, best_kind, kind_order
 from .cards import CardsLike, card_name, format_cards, parse_codes
 from .display import arrangement_text, label, sort_row
 from .rows import RowValue, _value_of_codes
@@ -167,7 +167,10 @@ def review(cards: CardsLike, setting, rules: "str | RuleSet", cut: "str | int | 
     rs, tables = hand.rules, hand.tables
     rows = _setting_codes(setting, hand)          # None: declare
     own = np.array(hand.own, np.int64)
-    kind = int(automatic_win_kind(own)) if rs.automatic_wins and len(hand.own) == 13 else 0
+    kind = (int(best_kind(own, kind_order(rs))) if rs.automatic_wins and len(hand.own) == 13
+            else 0)
+    if kind and not rs.automatic_wins_declared:
+        rows = None                  # the hand is scored as its special, however it is set
     if rows is None:
         if not rs.automatic_wins:
             raise ValueError(f"the {rs.name} rule set has no automatic wins to declare")
@@ -187,7 +190,7 @@ def review(cards: CardsLike, setting, rules: "str | RuleSet", cut: "str | int | 
     cand_scores = score_candidates(cand_vals, 0, *opp, params)
     # Exact integer totals: a setting equal to a candidate ties it exactly.
     totals = [int(t) for t in cand_scores.sum(axis=1, dtype=np.int64)]
-    declared = (score_candidates(cand_vals[:1], auto_code(kind), *opp, params)[0]
+    declared = (score_candidates(cand_vals[:1], kind, *opp, params)[0]
                 if kind else None)
     if kind:
         totals.append(int(declared.sum(dtype=np.int64)))

@@ -98,9 +98,17 @@ KEYS: tuple[Key, ...] = (
         "or cannot be played"),
     Key("fouls", "penalty", "integer 0 or more", "0",
         "units a fouled hand pays each other player (rule = \"penalty\" only)"),
+    Key("automatic_wins", "declared", "boolean", "true",
+        "a player holding an automatic win may declare it instead of setting (the solver "
+        "declares when that is worth more); false: a hand holding one is scored as it"),
+    Key("automatic_wins", "strength.NAME", "integer 1 or more", "the units",
+        "how two automatic wins at one table compare (larger is stronger): given for every "
+        "automatic win of the rule set, or for none"),
     Key("automatic_wins", "NAME", "integer 1 or more", "none",
         "units of an automatic win the rule set allows, e.g. dragon = 13"),
 )
+# Keys of [automatic_wins] that are not names of automatic wins.
+AUTOMATIC_WIN_SETTINGS = ("declared", "strength")
 SECTIONS: tuple[str, ...] = tuple(dict.fromkeys(k.section for k in KEYS if k.section))
 
 

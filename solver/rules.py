@@ -25,7 +25,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping
 
-from .rule_file import KEYS, NO_VALUE, SECTIONS, RuleFileError, nearest
+from .rule_file import AUTOMATIC_WIN_SETTINGS, KEYS, NO_VALUE, SECTIONS, RuleFileError, nearest
 from .rule_file import read as read_toml, write as write_toml
 
 # ---------------------------------------------------------------------------------------
@@ -66,7 +66,14 @@ BONUS_MODES = (BONUS_ADD, BONUS_REPLACE)
 PAID_ROW_WON, PAID_ROW_MADE = "row_won", "row_made"
 BONUS_PAID = (PAID_ROW_WON, PAID_ROW_MADE)
 
-AUTOMATIC_WINS = ("dragon", "six_pairs", "three_flushes", "three_straights")
+# The special-hand catalogue (solver.autowin, docs/rules.md#special-hands); a rule set
+# names the ones it plays in automatic_wins.  Order: classic's four first, then the
+# other special hands of 十三水 (shisanshui), strongest first by the common table.
+AUTOMATIC_WINS = (
+    "dragon", "six_pairs", "three_flushes", "three_straights",
+    "suited_dragon", "twelve_royals", "three_straight_flushes", "three_quads", "all_big",
+    "all_small", "all_one_colour", "four_trips", "five_pairs_and_trips",
+)
 
 MAX_CARDS_DEALT = 17          # cards a seat may be dealt; 13 of them are set
 SEAT_COUNTS = (2, 3, 4, 5)    # table sizes a rule set may deal to (where the deck holds them)
@@ -136,7 +143,20 @@ class RuleSet:
     foul_loses_rows: a fouled hand loses every row, and the scoop, to each valid hand
         (pagat).  With neither, a foul cannot be played (joker, bonus).
 
-    automatic_wins: units of each automatic win the rule set allows.
+    automatic_wins: the special hands (automatic wins) the rule set plays, each with the
+        units it collects from each opponent: names of :data:`AUTOMATIC_WINS`
+        (docs/rules.md#special-hands).  They need 13 cards dealt from the plain 52-card
+        pack.
+
+    automatic_wins_declared: ``True``: a player holding a special hand may declare it
+        instead of setting (classic; the solver declares when that is worth more);
+        ``False``: a hand holding one is scored as it, with no choice.
+
+    automatic_win_strength: how two special hands at one table compare: name -> strength
+        (a larger number is stronger) for every special the rule set plays; the stronger
+        collects its units from the weaker, equal strengths score 0.  Empty (the default):
+        a special's strength is its units (classic: a dragon, 13, beats the others, 3,
+        which tie).
 
     Derived: ``scheme``, the compiled scoring kernel that computes exactly these fields
     (the ``SCHEME_*`` codes; see :func:`kernel_scheme`).
@@ -165,6 +185,9 @@ class RuleSet:
     foul_penalty: int = 0
     foul_loses_rows: bool = False
     automatic_wins: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    automatic_wins_declared: bool = True
+    automatic_win_strength: Mapping[str, int] = field(
+        default_factory=lambda: MappingProxyType({}))
 
     cards_kept = 13
 
@@ -181,9 +204,7 @@ class RuleSet:
         if max(self.seats) * self.cards_dealt + self.cut_card > self.deck_size:
             raise ValueError(f"{max(self.seats)} seats of {self.cards_dealt} cards do not "
                              f"fit in a deck of {self.deck_size}")
-        unknown = set(self.automatic_wins) - set(AUTOMATIC_WINS)
-        if unknown:
-            raise ValueError(f"unknown automatic wins {sorted(unknown)!r}")
+        self._check_automatic_wins()
         for name, value, valid in (("scoop", self.scoop, SCOOP_RULES),
                                    ("bonus_mode", self.bonus_mode, BONUS_MODES),
                                    ("bonus_paid", self.bonus_paid, BONUS_PAID)):
@@ -195,6 +216,57 @@ class RuleSet:
         object.__setattr__(self, "_hash", hash(tuple(
             tuple(sorted(v.items())) if isinstance(v, Mapping) else v
             for v in (getattr(self, f.name) for f in dataclasses.fields(self)))))
+
+    def _check_automatic_wins(self) -> None:
+        unknown = set(self.automatic_wins) - set(AUTOMATIC_WINS)
+        if unknown:
+            raise ValueError(f"unknown automatic wins {sorted(unknown)!r}; valid: "
+                             f"{', '.join(AUTOMATIC_WINS)}")
+        for name, units in self.automatic_wins.items():
+            if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
+                raise ValueError(f"automatic win {name!r}: units must be a positive "
+                                 f"integer, not {units!r}")
+        if not isinstance(self.automatic_wins_declared, bool):
+            raise ValueError(f"automatic_wins_declared must be true or false, not "
+                             f"{self.automatic_wins_declared!r}")
+        strength = self.automatic_win_strength
+        if strength and set(strength) != set(self.automatic_wins):
+            raise ValueError(f"automatic_win_strength must rank exactly the rule set's "
+                             f"automatic wins {sorted(self.automatic_wins)!r}, not "
+                             f"{sorted(strength)!r}")
+        for name, value in strength.items():
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                raise ValueError(f"automatic_win_strength of {name!r} must be a positive "
+                                 f"integer, not {value!r}")
+        # The definitions are of 13 cards of one plain pack: with a second spade a hand
+        # can hold the same card twice (is As As a pair toward six pairs? two suits of
+        # flush?), a joker would need its own rules for each special, and with more than
+        # 13 cards dealt the special would be of the 13 kept; no table of them covers these.
+        if self.automatic_wins and (self.spade_copies != 1 or self.jokers != 0
+                                    or self.cards_dealt != 13):
+            raise ValueError("automatic wins need 13 cards dealt from the plain 52-card "
+                             "pack (spade_copies 1, jokers 0, cards_dealt 13)")
+
+    def automatic_win_strengths(self) -> dict[str, int]:
+        """Each special hand's strength (``automatic_win_strength``, or its units where
+        that is empty).
+
+        >>> rule_set("classic").automatic_win_strengths()["dragon"]
+        13
+        """
+        return dict(self.automatic_win_strength or self.automatic_wins)
+
+    def automatic_win_order(self) -> tuple[str, ...]:
+        """The rule set's special hands strongest first, then by units, then in the
+        catalogue's order: the order they are looked for in, so that a hand counts as the
+        strongest it holds.
+
+        >>> rule_set("classic").automatic_win_order()
+        ('dragon', 'six_pairs', 'three_flushes', 'three_straights')
+        """
+        strength = self.automatic_win_strengths()
+        return tuple(sorted(self.automatic_wins, key=lambda n: (
+            -strength[n], -self.automatic_wins[n], AUTOMATIC_WINS.index(n))))
 
     @property
     def deck_size(self) -> int:
@@ -229,7 +301,11 @@ class RuleSet:
         """
         digest = self.__dict__.get("_digest")       # (computed once: caches ask often)
         if digest is None:
-            text = json.dumps(self.content(), sort_keys=True, separators=(",", ":"),
+            content = self.content()
+            for name in DIGEST_OMITS_AT_DEFAULT:
+                if content[name] == _json_ready(_FIELD_DEFAULTS[name]):
+                    del content[name]
+            text = json.dumps(content, sort_keys=True, separators=(",", ":"),
                               ensure_ascii=True)
             digest = hashlib.sha256(text.encode()).hexdigest()[:16]
             object.__setattr__(self, "_digest", digest)
@@ -325,8 +401,19 @@ class RuleSet:
     def __reduce__(self):
         # Pickled for worker processes; the read-only mapping does not pickle itself.
         fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        fields["automatic_wins"] = dict(self.automatic_wins)
-        return _unpickle_rule_set, (fields,)
+        mappings = [name for name, v in fields.items() if isinstance(v, Mapping)]
+        for name in mappings:
+            fields[name] = dict(fields[name])
+        return _unpickle_rule_set, (fields, mappings)
+
+
+# Fields added after digests were first given out (caches on users' disks are named by
+# them): left out of the digest while at their default, so a rule set that does not use
+# them keeps the digest it had before they existed.
+DIGEST_OMITS_AT_DEFAULT = ("automatic_wins_declared", "automatic_win_strength")
+_FIELD_DEFAULTS = {f.name: (f.default_factory() if f.default_factory is not dataclasses.MISSING
+                            else f.default)
+                   for f in dataclasses.fields(RuleSet)}
 
 
 def _json_ready(value):
@@ -339,8 +426,9 @@ def _json_ready(value):
     return value
 
 
-def _unpickle_rule_set(fields: dict) -> "RuleSet":
-    fields["automatic_wins"] = MappingProxyType(fields["automatic_wins"])
+def _unpickle_rule_set(fields: dict, mappings=("automatic_wins",)) -> "RuleSet":
+    for name in mappings:
+        fields[name] = MappingProxyType(fields[name])
     return RuleSet(**fields)
 
 
@@ -443,13 +531,22 @@ def _rule_set_from_dict(data: Mapping, source: str = "", default_name: "str | No
         raise RuleFileError(source, "fouls.penalty", penalty,
                             f'a penalty is paid only with rule = "penalty", not {rule!r}')
 
-    automatic_wins = reader.units("automatic_wins", None, AUTOMATIC_WINS, 1)
+    automatic_wins = reader.units("automatic_wins", None, AUTOMATIC_WINS, 1,
+                                  skip=AUTOMATIC_WIN_SETTINGS)
+    declared = reader.boolean("automatic_wins", "declared", True)
+    strength = reader.units("automatic_wins", "strength", AUTOMATIC_WINS, 1)
+    if strength and set(strength) != set(automatic_wins):
+        raise RuleFileError(source, "automatic_wins.strength", ", ".join(strength),
+                            "must rank every automatic win of the rule set ("
+                            + (", ".join(automatic_wins) or "it has none") + ") or none")
     try:
         return RuleSet(name=name, spade_copies=spade_copies, jokers=jokers, cut_card=cut_card,
                        cards_dealt=cards, seats=seats, deal_all_unseen=deal_all_unseen,
                        row_points=row_points, **scoring, row_bonus=row_bonus, **royalties,
                        foul_penalty=penalty, foul_loses_rows=rule == FOUL_LOSES_ROWS,
-                       automatic_wins=MappingProxyType(automatic_wins))
+                       automatic_wins=MappingProxyType(automatic_wins),
+                       automatic_wins_declared=declared,
+                       automatic_win_strength=MappingProxyType(strength))
     except ValueError as e:        # a rule RuleSet checks that the file's keys do not
         raise RuleFileError(source, "rules", NO_VALUE, str(e)) from None
 
@@ -547,9 +644,10 @@ class _FileReader:
                       + f" need {needed} cards; the deck has {deck_size}")
         return tuple(sorted(value))
 
-    def units(self, section: str, table: "str | None", valid, low: int) -> dict[str, int]:
-        """The table ``section.table`` (``table`` None: the section itself) of names in
-        ``valid`` -> units of at least ``low``."""
+    def units(self, section: str, table: "str | None", valid, low: int,
+              skip=()) -> dict[str, int]:
+        """The table ``section.table`` (``table`` None: the section itself, but for its
+        keys ``skip``) of names in ``valid`` -> units of at least ``low``."""
         key = f"{section}.{table}" if table else section
         entries = self.data.get(section, {})
         entries = entries.get(table, {}) if table else entries
@@ -558,6 +656,8 @@ class _FileReader:
                                 f"must be a table of {', '.join(valid[:3])}, ... = units")
         out = {}
         for name, units in entries.items():
+            if name in skip:
+                continue
             if name not in valid:
                 raise RuleFileError(self.source, f"{key}.{name}", units,
                                     f"unknown name{nearest(name, valid)}")
@@ -593,9 +693,21 @@ def _rule_set_to_dict(rs: RuleSet) -> dict:
                         home_run_min_seats=rs.home_run_min_seats),
         "royalties": royalties,
         "fouls": dict(rule=rule, penalty=rs.foul_penalty),
-        "automatic_wins": {name: rs.automatic_wins[name] for name in AUTOMATIC_WINS
-                           if name in rs.automatic_wins},
+        "automatic_wins": _automatic_wins_table(rs),
     }
+
+
+def _automatic_wins_table(rs: RuleSet) -> dict:
+    """The ``[automatic_wins]`` table: the units of each, then whether they are declared
+    (where there are any, or it is not the default) and their strengths (where given)."""
+    table: dict = {name: rs.automatic_wins[name] for name in AUTOMATIC_WINS
+                   if name in rs.automatic_wins}
+    if rs.automatic_wins or not rs.automatic_wins_declared:
+        table["declared"] = rs.automatic_wins_declared
+    if rs.automatic_win_strength:
+        table["strength"] = {name: rs.automatic_win_strength[name] for name in AUTOMATIC_WINS
+                             if name in rs.automatic_win_strength}
+    return table
 
 
 def _rule_set_from_file(path: "str | os.PathLike") -> RuleSet:

@@ -37,7 +37,7 @@ import numpy as np
 from . import _progress
 from . import pool as _pool
 from ._checks import check_int, check_signature, function_name, is_int
-from .autowin import auto_code, automatic_win_kind
+from .autowin import best_kind, kind_order
 from .cards import (CardsLike, _plain_codes, card_name, deck_codes, format_cards,
                     parse_codes, to_codes)
 from .policy import POLICY_NAMES, builtin_policy, set_hands
@@ -70,8 +70,8 @@ class Hand(NamedTuple):
 
 class Opponents(NamedTuple):
     """The opponents of S deals: ``vals[s, j]`` opponent j's three row values in deal s,
-    ``fouled[s, j]`` whether it fouled, ``auto[s, j]`` its declared automatic win
-    (``solver.scoring.AUTO_*``)."""
+    ``fouled[s, j]`` whether it fouled, ``auto[s, j]`` its declared automatic win (0 or
+    the special's code, :mod:`solver.autowin`'s ``KIND_*``)."""
     vals: np.ndarray       # int32[S, n_opp, 3]
     fouled: np.ndarray     # bool[S, n_opp]
     auto: np.ndarray       # int8[S, n_opp]
@@ -374,6 +374,11 @@ def sampled_opponents(hand: Hand, samples: int, seed: int, policy) -> Opponents:
     else:
         vals, fouled = _policy_opponents(policy, hands, rs, hand.cut, tables)
         auto = np.zeros(hands.shape[:2], np.int8)
+        if rs.automatic_wins and not rs.automatic_wins_declared:
+            # Specials count however the policy set them: a hand holding one is it.
+            for s, j in np.ndindex(*hands.shape[:2]):
+                auto[s, j] = best_kind(hands[s, j], kind_order(rs))
+            fouled &= auto == 0
     return Opponents(vals, fouled, auto)
 
 
@@ -464,13 +469,15 @@ def given_opponents(opponents, hand: Hand) -> Opponents:
                                          f"not {len(codes)}")
                     rows.append(_value_of_codes(codes, tables))
                     cards += codes
-                if declares:
-                    kind = int(automatic_win_kind(np.array(cards, np.int64)))
-                    if kind == 0:
+                counts = rs.automatic_wins and not rs.automatic_wins_declared
+                if declares or counts:
+                    kind = int(best_kind(np.array(cards, np.int64), kind_order(rs)))
+                    if kind == 0 and declares:
                         raise ValueError(f"opponent {j}: declared an automatic win its "
                                          f"cards do not hold")
-                    auto[s, j] = auto_code(kind)
-                    continue
+                    if kind:      # (a special that counts automatically, declared or not)
+                        auto[s, j] = kind
+                        continue
                 vals[s, j] = rows
                 fouled[s, j] = not (rows[0] < rows[1] <= rows[2])
                 if fouled[s, j] and not fouls_playable(rs):

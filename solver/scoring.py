@@ -7,9 +7,10 @@ anywhere.
 
 Inputs to the core: ``vals``, each seat's three row values (an (n, 3) array on the scale
 of :mod:`solver.tables`, so ``value >> 20`` is the category); ``fouled``, a bitmask with
-bit s set when seat s fouled; ``auto``, each seat's declared automatic win in two bits
-(bits 2s and 2s+1: :data:`AUTO_NONE`, :data:`AUTO_PLAIN` -- six pairs, three flushes, three
-straights -- or :data:`AUTO_DRAGON`); see :func:`pack_flags`.  The rules come as the
+bit s set when seat s fouled; ``auto``, each seat's declared automatic win (special hand)
+in four bits (bits 4s to 4s+3: :data:`AUTO_NONE`, or the special's code, 1 + its index in
+:data:`solver.rules.AUTOMATIC_WINS`, as :mod:`solver.autowin`'s ``KIND_*``); see
+:func:`pack_flags`.  The rules come as the
 ``params`` array of :func:`scoring_params`.  (Flags travel as integers, not arrays, because
 every array a Numba function touches costs it reference counting on each call: with two
 more arrays, seat_score took several times longer.)
@@ -21,12 +22,16 @@ import functools
 import numpy as np
 
 from ._jit import in_ranges, njit, runnable
-from .rules import (BONUS_REPLACE, CATEGORIES, CATEGORY_INDEX, PAID_ROW_MADE, SCHEME_EASTERN,
+from .rules import (AUTOMATIC_WINS, BONUS_REPLACE, CATEGORIES, CATEGORY_INDEX, PAID_ROW_MADE,
+                    SCHEME_EASTERN,
                     SCHEME_GENERAL, SCHEME_MANDARIN, SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN,
                     SCOOP_NO_ROW_LOST, RuleSet)
 from .tables import CATEGORY_SHIFT
 
-AUTO_NONE, AUTO_PLAIN, AUTO_DRAGON = 0, 1, 2
+AUTO_NONE = 0                     # no automatic win; else the special's code (1..13)
+AUTO_BITS = 4                     # bits a seat in ``auto``
+N_AUTO_CODES = 1 + len(AUTOMATIC_WINS)
+assert N_AUTO_CODES <= 1 << AUTO_BITS
 
 # Layout of the params array.
 P_SCHEME = 0
@@ -37,8 +42,6 @@ P_MAJORITY = 4
 P_FOUL_PENALTY = 5
 P_SHOT_MULT = 6
 P_HOME_RUN_MULT = 7
-P_AUTO_PLAIN_UNITS = 8
-P_AUTO_DRAGON_UNITS = 9
 P_BONUS = 16                      # then 3 rows x N_CATEGORIES units
 N_CATEGORIES = len(CATEGORIES)
 TRIPS = CATEGORY_INDEX["trips"]
@@ -54,7 +57,12 @@ P_BONUS_WHEN_MADE = P_ROW_POINTS + 7          # 1: a royalty is paid whenever ma
 P_BONUS_MULTIPLIED = P_ROW_POINTS + 8         # 1: multipliers apply to royalties too
 P_FOULS_SCORED = P_ROW_POINTS + 9             # 1: a fouled hand is scored (else unplayable)
 P_FOUL_LOSES_ROWS = P_ROW_POINTS + 10
-N_PARAMS = P_ROW_POINTS + 11
+# Then the special hands, each N_AUTO_CODES long, indexed by code (code 0: no special, 0
+# units, strength 0): units, strength, and the rule set's codes strongest first (0-ended).
+P_AUTO_UNITS = P_ROW_POINTS + 11
+P_AUTO_STRENGTH = P_AUTO_UNITS + N_AUTO_CODES
+P_AUTO_ORDER = P_AUTO_STRENGTH + N_AUTO_CODES
+N_PARAMS = P_AUTO_ORDER + N_AUTO_CODES
 
 
 def scoring_params(rules: RuleSet) -> np.ndarray:
@@ -77,8 +85,6 @@ def scoring_params(rules: RuleSet) -> np.ndarray:
     p[P_FOUL_PENALTY] = rules.foul_penalty
     p[P_SHOT_MULT] = rules.shot_multiplier
     p[P_HOME_RUN_MULT] = rules.home_run_multiplier
-    p[P_AUTO_PLAIN_UNITS] = rules.automatic_wins.get("six_pairs", 0)
-    p[P_AUTO_DRAGON_UNITS] = rules.automatic_wins.get("dragon", 0)
     p[P_BONUS:P_ROW_POINTS] = np.array(rules.row_bonus, np.int64).ravel()
     p[P_ROW_POINTS:P_ROW_POINTS + 3] = rules.row_points
     p[P_SCOOP_NO_ROW_LOST] = rules.scoop == SCOOP_NO_ROW_LOST
@@ -91,6 +97,12 @@ def scoring_params(rules: RuleSet) -> np.ndarray:
     p[P_BONUS_MULTIPLIED] = rules.bonus_multiplied
     p[P_FOULS_SCORED] = fouls_playable(rules)
     p[P_FOUL_LOSES_ROWS] = rules.foul_loses_rows
+    strength = rules.automatic_win_strengths()
+    for i, name in enumerate(rules.automatic_win_order()):
+        code = 1 + AUTOMATIC_WINS.index(name)
+        p[P_AUTO_UNITS + code] = rules.automatic_wins[name]
+        p[P_AUTO_STRENGTH + code] = strength[name]
+        p[P_AUTO_ORDER + i] = code
     return p
 
 
@@ -105,10 +117,17 @@ def fouls_playable(rules: RuleSet) -> bool:
     return rules.foul_penalty != 0 or rules.foul_loses_rows
 
 
+def auto_order(params: np.ndarray) -> np.ndarray:
+    """The rule set's special-hand codes, strongest first, then zeros (a view of
+    ``params``): what :func:`solver.autowin.best_kind` looks for, in that order."""
+    return params[P_AUTO_ORDER:N_PARAMS]
+
+
 def pack_flags(fouled, auto) -> tuple[int, int]:
-    """(fouled, auto) bitmasks of the core from per-seat sequences of bools and AUTO_*."""
+    """(fouled, auto) bitmasks of the core from per-seat sequences of bools and
+    automatic-win codes."""
     fouled_bits = sum(1 << s for s, f in enumerate(fouled) if f)
-    auto_bits = sum(int(code) << (2 * s) for s, code in enumerate(auto))
+    auto_bits = sum(int(code) << (AUTO_BITS * s) for s, code in enumerate(auto))
     return fouled_bits, auto_bits
 
 
@@ -119,7 +138,7 @@ def is_fouled(fouled, s):
 
 @njit(inline="always")
 def auto_of(auto, s):
-    return (auto >> (2 * s)) & 3
+    return (auto >> (AUTO_BITS * s)) & ((1 << AUTO_BITS) - 1)
 
 
 @njit(inline="always")
@@ -335,10 +354,12 @@ def general_pair_score(vals, fouled, auto, a, b, hr_a, hr_b, params):
 
 @njit(inline="always")
 def _automatic_win_units(params, code):
-    # (A conditional expression here made every call of pair_score ten times slower.)
-    if code == AUTO_DRAGON:
-        return params[P_AUTO_DRAGON_UNITS]
-    return params[P_AUTO_PLAIN_UNITS]
+    return params[P_AUTO_UNITS + code]
+
+
+@njit(inline="always")
+def _automatic_win_strength(params, code):
+    return params[P_AUTO_STRENGTH + code]     # 0 for AUTO_NONE, at least 1 for a special
 
 
 @njit(inline="always")
@@ -353,16 +374,19 @@ def pair_score(vals, fouled, auto, n, a, b, hr_a, hr_b, params, scheme):
             elif vals[a, r] < vals[b, r]:
                 units -= row_bonus(params, r, vals[b, r])
         return units
-    # Automatic wins (classic): a declared hand is not compared; a dragon beats the others.
-    # Against a fouled hand the automatic win alone settles the pair (the classic rules
-    # are silent; the declared hand is never compared, so no showdown exposes the foul:
-    # docs/rules.md#automatic-wins-and-fouls).
+    # Automatic wins (special hands): a declared hand is not compared; of two, the stronger
+    # collects its units, equal strengths tie (docs/rules.md#special-hands; classic: a
+    # dragon beats the others).  Against a fouled hand the automatic win alone settles the
+    # pair (the classic rules are silent; the declared hand is never compared, so no
+    # showdown exposes the foul: docs/rules.md#automatic-wins-and-fouls).
     auto_a = auto_of(auto, a)
     auto_b = auto_of(auto, b)
     if auto_a != AUTO_NONE or auto_b != AUTO_NONE:
-        if auto_a == auto_b:
+        strength_a = _automatic_win_strength(params, auto_a)
+        strength_b = _automatic_win_strength(params, auto_b)
+        if strength_a == strength_b:
             return 0
-        if auto_a > auto_b:
+        if strength_a > strength_b:
             return _automatic_win_units(params, auto_a)
         return -_automatic_win_units(params, auto_b)
     if scheme == SCHEME_GENERAL:
@@ -438,7 +462,8 @@ def settle_seats(vals, fouled, auto, params):
 
 # --- many candidate arrangements against many sampled deals (the solver's loops) ----------
 # The solver's seat is seat 0 of every deal; opp_vals[s, j] are opponent j's rows in deal
-# s, opp_fouled[s, j] and opp_auto[s, j] (AUTO_*) its foul and declared automatic win.
+# s, opp_fouled[s, j] and opp_auto[s, j] (0 or a special's code) its foul and declared
+# automatic win.
 @njit
 def sample_flags(opp_fouled, opp_auto, s):
     """The core's (fouled, auto) bitmasks for sample s, the solver in seat 0."""
@@ -447,7 +472,7 @@ def sample_flags(opp_fouled, opp_auto, s):
     for j in range(opp_fouled.shape[1]):
         if opp_fouled[s, j]:
             fouled |= 1 << (j + 1)
-        auto |= np.int64(opp_auto[s, j]) << (2 * (j + 1))
+        auto |= np.int64(opp_auto[s, j]) << (AUTO_BITS * (j + 1))
     return fouled, auto
 
 

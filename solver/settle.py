@@ -13,7 +13,7 @@ import numpy as np
 
 from . import scoring
 from ._checks import is_int
-from .autowin import KIND_NAMES, automatic_win_kind, auto_code, holds_kind
+from .autowin import KIND_NAMES, best_kind, holds_kind, kind_order
 from .cards import to_codes
 from .rows import RowValue, cut_taken, explain_cut, tables_for, _value_of_codes
 from .rules import (BONUS_REPLACE, PAID_ROW_MADE, ROWS, SCHEME_GENERAL, SCHEME_MANDARIN,
@@ -92,6 +92,12 @@ def _sized(x) -> bool:
 
 def _declared_codes(declared, n_seats: int, seat_codes, rules: RuleSet) -> np.ndarray:
     auto = np.zeros(n_seats, np.int8)
+    order = kind_order(rules)
+    if rules.automatic_wins and not rules.automatic_wins_declared:
+        # Special hands count automatically: every hand holding one is its strongest.
+        for seat in range(n_seats):
+            codes = [c for row in seat_codes[seat] for c in row]
+            auto[seat] = best_kind(np.array(codes, np.int64), order)
     if not declared:
         return auto
     if not rules.automatic_wins:
@@ -104,22 +110,21 @@ def _declared_codes(declared, n_seats: int, seat_codes, rules: RuleSet) -> np.nd
         if not (is_int(seat) and 0 <= seat < n_seats):
             raise ValueError(f"declared seat {seat!r} is not a seat of this deal")
         codes = [c for row in seat_codes[seat] for c in row]
-        kind = int(automatic_win_kind(np.array(codes, np.int64)))
+        kind = int(best_kind(np.array(codes, np.int64), order))
         if kind == 0:
             raise ValueError(f"seat {seat}: declared an automatic win its cards do not hold")
         if name is not None:
-            if name not in KIND_NAMES[1:]:
+            if name not in rules.automatic_wins:
                 raise ValueError(f"seat {seat}: unknown automatic win {name!r}; valid: "
-                                 f"{', '.join(KIND_NAMES[1:])}")
-            # Dragon outranks the others, which are all worth the same: a lesser claim
-            # than the cards hold is allowed, a greater one is not.
-            if name == "dragon" and KIND_NAMES[kind] != "dragon":
-                raise ValueError(f"seat {seat}: declared a dragon its cards do not hold")
-            if name != "dragon" and not holds_kind(np.array(codes, np.int64),
-                                                     KIND_NAMES.index(name)):
-                raise ValueError(f"seat {seat}: declared {name} its cards do not hold")
-            kind = KIND_NAMES.index(name)
-        auto[seat] = auto_code(kind)
+                                 f"{', '.join(KIND_NAMES[k] for k in order)}")
+            # Any special the cards hold may be declared (a lesser claim than the best).
+            if not holds_kind(np.array(codes, np.int64), KIND_NAMES.index(name)):
+                what = f"a {name.replace('_', ' ')}" if name.endswith("dragon") else name
+                raise ValueError(f"seat {seat}: declared {what} its cards do not hold")
+            if rules.automatic_wins_declared:       # (else the hand is its strongest)
+                kind = KIND_NAMES.index(name)
+        if rules.automatic_wins_declared:
+            auto[seat] = kind
     return auto
 
 

@@ -18,7 +18,7 @@ import numpy as np
 from . import _warmup
 from ._checks import check_int
 from ._jit import compile_progress, runnable
-from .autowin import KIND_NAMES, auto_code, automatic_win_kind
+from .autowin import KIND_NAMES, best_kind, kind_order
 from .cards import CardsLike, names
 from .display import FEW_DEALS, reading_order
 from .policy import POLICY_TABLE, builtin_policy, compile_model_kernel, set_hands_kernel
@@ -308,12 +308,14 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
     auto_name, declare, kind = None, None, 0
     declaring = {}                        # declaring's numbers, as the setting's
     if rs.automatic_wins and len(own) == 13:
-        kind = int(runnable(automatic_win_kind)(codes))
+        kind = int(runnable(best_kind)(codes, kind_order(rs)))
         if kind:
             auto_name = KIND_NAMES[kind]
-            declared = score_candidates(cand_vals[:1], auto_code(kind), *opp, params)[0]
+            declared = score_candidates(cand_vals[:1], kind, *opp, params)[0]
             declaring["ev_declare_in_sample"] = float(declared.mean())
-            declare = declaring["ev_declare_in_sample"] > float(means[best])
+            # Declared specials are a choice; others count whether the player likes it.
+            declare = (not rs.automatic_wins_declared
+                       or declaring["ev_declare_in_sample"] > float(means[best]))
     if holdout is None:                         # a quarter of the deals it used, and
         holdout = max(S // 4, 1 if not adaptive  # with adaptive sampling 64 opponent hands
                       else -(-HOLDOUT_HANDS // (n_seats - 1)))           # at least
@@ -324,7 +326,7 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
         held_opp, held = opp, scores[best]
     if kind:                 # declaring on the setting's footing: the same (held-out) deals
         held_declared = declared if held_opp is opp else score_candidates(
-            cand_vals[:1], auto_code(kind), *held_opp, params)[0]
+            cand_vals[:1], kind, *held_opp, params)[0]
         declaring.update(ev_declare=float(held_declared.mean()),
                          stderr_declare=_stderr(held_declared))
     return Solution(

@@ -380,6 +380,81 @@ def _qualifies(cards13, name):
     raise ValueError("unknown automatic win %r" % (name,))
 
 
+# The whole special-hand catalogue (#special-hands): classic's four, then 十三水's others.
+SPECIAL_HANDS = AUTOMATIC_WINS + (
+    "suited_dragon", "twelve_royals", "three_straight_flushes", "three_quads", "all_big",
+    "all_small", "all_one_colour", "four_trips", "five_pairs_and_trips")
+
+
+def _is_front_straight_flush(cards):
+    return _is_one_suit(cards) and _is_front_straight(cards)
+
+
+def _is_five_straight_flush(cards):
+    return _is_one_suit(cards) and _is_five_straight(cards)
+
+
+def holds_special(cards13, name):
+    """Whether 13 cards of the plain 52-card pack hold the special hand ``name``, by its
+    definition read literally (#special-hands)."""
+    cards13 = parse(cards13) if isinstance(cards13, str) else cards13
+    ranks = [c[0] for c in cards13]
+    per_rank = Counter(ranks)
+    if name in AUTOMATIC_WINS:
+        return _qualifies(cards13, name)
+    if name == "suited_dragon":               # A down to 2, all of one suit
+        return len(set(ranks)) == 13 and _is_one_suit(cards13)
+    if name == "twelve_royals":               # all thirteen cards J, Q, K or A
+        return all(r >= 11 for r in ranks)
+    if name == "three_straight_flushes":      # every row a straight flush (Front: 3 cards)
+        return _has_split(cards13, _is_front_straight_flush, _is_five_straight_flush)
+    if name == "three_quads":                 # three sets of four of a kind, and one card
+        return sum(1 for n in per_rank.values() if n == 4) >= 3
+    if name == "all_big":                     # every card 8 to A
+        return all(r >= 8 for r in ranks)
+    if name == "all_small":                   # every card 2 to 8
+        return all(r <= 8 for r in ranks)
+    if name == "all_one_colour":              # all spades and clubs, or hearts and diamonds
+        suits = {c[1] for c in cards13}
+        return suits <= set("sc") or suits <= set("hd")
+    if name == "four_trips":                  # four trips of different ranks, and one card
+        return any(all(per_rank[r] >= 3 for r in four)
+                   for four in combinations(sorted(per_rank), 4))
+    if name == "five_pairs_and_trips":        # some three cards of one rank, the other ten
+        for three in combinations(range(13), 3):     # five pairs (a quad is two pairs)
+            if len({ranks[i] for i in three}) != 1:
+                continue
+            rest = Counter(ranks[i] for i in range(13) if i not in three)
+            if sum(n // 2 for n in rest.values()) == 5:
+                return True
+        return False
+    raise ValueError("unknown special hand %r" % (name,))
+
+
+def special_units(mine, theirs, units, strength=None):
+    """Units a player with special hand ``mine`` (a name, or None for a hand that plays its
+    rows) wins from one with ``theirs`` where at least one has a special (#special-hands):
+    the stronger collects its own units, equal strengths score 0.  ``units``: name ->
+    units; ``strength``: name -> strength, by default the units."""
+    strength = strength or units
+    mine_strength = strength[mine] if mine else 0
+    theirs_strength = strength[theirs] if theirs else 0
+    if mine_strength > theirs_strength:
+        return units[mine]
+    if theirs_strength > mine_strength:
+        return -units[theirs]
+    return 0
+
+
+def special_hands(cards13):
+    """The names of every special hand 13 cards hold, in SPECIAL_HANDS order."""
+    cards13 = parse(cards13) if isinstance(cards13, str) else cards13
+    if len(cards13) != 13:
+        raise ValueError("special hands need 13 cards")
+    _check_counts(cards13, "classic")
+    return [name for name in SPECIAL_HANDS if holds_special(cards13, name)]
+
+
 def automatic_win(cards13):
     """Best automatic win the 13 cards allow in `classic`, or None.
     Dragon first; then the first of six_pairs / three_flushes / three_straights."""
@@ -707,14 +782,8 @@ def settle_general(keys, rules, fouled=None, declared=None):
         """Units j pays i (negative: i pays j), home-run units excluded."""
         ai, aj = declared.get(i), declared.get(j)
         if ai is not None or aj is not None:
-            # automatic wins as in classic: a dragon beats the others, equal kinds tie
-            rank_i = 0 if ai is None else 2 if ai == "dragon" else 1
-            rank_j = 0 if aj is None else 2 if aj == "dragon" else 1
-            if rank_i == rank_j:
-                return 0
-            if rank_i > rank_j:
-                return rules.automatic_wins[ai]
-            return -rules.automatic_wins[aj]
+            return special_units(ai, aj, rules.automatic_wins,
+                                 rules.automatic_win_strength or None)
         if fouled[i] and fouled[j]:
             return 0
         if fouled[i]:

@@ -20,8 +20,7 @@ from solver.tables import CATEGORY_SHIFT
 from test_naive_selfcheck import MANDARIN_4, _deck, _random_legal
 
 BUILT_INS = ["joker", "bonus", "pagat", "classic", "classic:eastern", "classic:mandarin"]
-CLASSIC_AUTOMATIC_WINS = {"dragon": 13, "six_pairs": 3, "three_flushes": 3,
-                          "three_straights": 3}
+SIX_PAIRS = 1 + AUTOMATIC_WINS.index("six_pairs")     # (the scoring core's code of it)
 
 
 def _keys(vals):
@@ -86,8 +85,30 @@ def _random_rules(rng) -> RuleSet:
         bonus_multiplied=bool(rng.integers(2)),
         foul_penalty=int(rng.choice([2, 4])) if fouls in (0, 2) else 0,
         foul_loses_rows=bool(fouls in (1, 2)),
-        automatic_wins=CLASSIC_AUTOMATIC_WINS if rng.integers(3) == 0 else {},
+        **_random_specials(rng),
     )
+
+
+def _random_specials(rng) -> dict:
+    """No special hands (two times in three), else some of the catalogue with random
+    units, ranked by their units or by a random strength."""
+    if rng.integers(3) != 0:
+        return {}
+    names = rng.choice(AUTOMATIC_WINS, int(rng.integers(1, 6)), replace=False)
+    wins = {str(name): int(rng.integers(1, 14)) for name in names}
+    strength = ({name: int(rng.integers(1, 4)) for name in wins} if rng.integers(2) else {})
+    return dict(automatic_wins=wins, automatic_win_strength=strength,
+                automatic_wins_declared=bool(rng.integers(2)))
+
+
+def _random_auto(rng, rules, shape):
+    """Automatic-win codes of ``rules``' special hands for some of the seats."""
+    auto = np.zeros(shape, np.int8)
+    if rules.automatic_wins:
+        codes = [1 + AUTOMATIC_WINS.index(name) for name in rules.automatic_wins]
+        some = rng.random(shape) < 0.2
+        auto[some] = rng.choice(codes, int(some.sum()))
+    return auto
 
 
 def _random_values(rng, values, shape):
@@ -116,14 +137,11 @@ def test_the_general_kernel_settles_random_deals_as_the_reference(rng):
             cand = np.sort(_random_values(rng, values, (K, 3)), axis=1)
             opp = _random_values(rng, values, (S, n - 1, 3))
             fouled = (rng.random((S, n - 1)) < 0.2) & fouls_scored
-            auto = np.zeros((S, n - 1), np.int8)
-            if rules.automatic_wins:
-                auto[rng.random((S, n - 1)) < 0.15] = scoring.AUTO_PLAIN
-                auto[rng.random((S, n - 1)) < 0.05] = scoring.AUTO_DRAGON
+            auto = _random_auto(rng, rules, (S, n - 1))
             got = scoring.score_candidates(cand, 0, opp, fouled, auto, params)
             for s in range(S):
-                declared = {j + 1: "dragon" if auto[s, j] == scoring.AUTO_DRAGON
-                            else "six_pairs" for j in range(n - 1) if auto[s, j]}
+                declared = {j + 1: AUTOMATIC_WINS[auto[s, j] - 1]
+                            for j in range(n - 1) if auto[s, j]}
                 for k in range(K):
                     vals = np.concatenate([cand[k:k + 1], opp[s]])
                     want = naive.settle_general(_keys(vals), rules, [False] + list(fouled[s]),
@@ -137,8 +155,8 @@ def test_the_general_kernel_settles_random_deals_as_the_reference(rng):
                 got = scoring.score_candidates(cand, 0, opp, fouled, auto, params,
                                                our_fouled=True)
                 for s in range(S):
-                    declared = {j + 1: "dragon" if auto[s, j] == scoring.AUTO_DRAGON
-                                else "six_pairs" for j in range(n - 1) if auto[s, j]}
+                    declared = {j + 1: AUTOMATIC_WINS[auto[s, j] - 1]
+                                for j in range(n - 1) if auto[s, j]}
                     want = naive.settle_general(_keys(np.concatenate([cand[:1], opp[s]])),
                                                 rules, [True] + list(fouled[s]), declared)
                     assert got[0, s] == want[0]
@@ -158,11 +176,8 @@ def test_a_built_in_forced_onto_the_general_kernel_settles_as_its_own(rng, name)
         cand = np.sort(_random_values(rng, values, (K, 3)), axis=1)
         opp = _random_values(rng, values, (S, n - 1, 3))
         fouled = (rng.random((S, n - 1)) < 0.2) & (rs.scheme != SCHEME_SCOOP)
-        auto = np.zeros((S, n - 1), np.int8)
-        if rs.automatic_wins:
-            auto[rng.random((S, n - 1)) < 0.15] = scoring.AUTO_PLAIN
-            auto[rng.random((S, n - 1)) < 0.05] = scoring.AUTO_DRAGON
-        for our_auto in ([0, scoring.AUTO_PLAIN] if rs.automatic_wins else [0]):
+        auto = _random_auto(rng, rs, (S, n - 1))
+        for our_auto in ([0, SIX_PAIRS] if rs.automatic_wins else [0]):
             for our_fouled in ([False, True] if rs.scheme != SCHEME_SCOOP else [False]):
                 want = scoring.score_candidates(cand, our_auto, opp, fouled, auto, own,
                                                 our_fouled=our_fouled)

@@ -7,6 +7,7 @@ import naive
 import solver
 from solver import scoring
 from solver._jit import as_python
+from solver.autowin import KIND_DRAGON, KIND_SIX_PAIRS, KIND_THREE_FLUSHES
 from solver.cards import card_name, deck_codes
 from solver.rules import SCHEME_MANDARIN, SCHEME_SCOOP
 from test_naive_selfcheck import (BONUS_EXAMPLE_1, BONUS_EXAMPLE_2, DRAGON, JOKER_EXAMPLE_DEAL,
@@ -214,9 +215,9 @@ def test_the_solvers_kernels_score_and_describe_as_the_settlement_core(rng, rule
         fouled = (rng.random((S, n_opp)) < 0.2) & (rs.scheme != SCHEME_SCOOP)
         auto = np.zeros((S, n_opp), np.int8)
         if rs.automatic_wins:
-            auto[rng.random((S, n_opp)) < 0.2] = scoring.AUTO_PLAIN
-            auto[rng.random((S, n_opp)) < 0.1] = scoring.AUTO_DRAGON
-        for our_auto in ([0, scoring.AUTO_PLAIN] if rs.automatic_wins else [0]):
+            auto[rng.random((S, n_opp)) < 0.2] = KIND_THREE_FLUSHES
+            auto[rng.random((S, n_opp)) < 0.1] = KIND_DRAGON
+        for our_auto in ([0, KIND_SIX_PAIRS] if rs.automatic_wins else [0]):
             got = scoring.score_candidates(cand, our_auto, opp, fouled, auto, params)
             for k in range(K):
                 for s in range(S):

@@ -48,8 +48,12 @@ def test_the_digest_covers_every_field_but_the_name():
 
 
 @pytest.mark.parametrize("change", [
-    dict(foul_penalty=5), dict(majority_bonus=2), dict(jokers=1), dict(seats=(2, 3)),
+    dict(foul_penalty=5), dict(majority_bonus=2), dict(seats=(2, 3)),
+    dict(jokers=1, automatic_wins={}),
     dict(automatic_wins={"dragon": 13}), dict(foul_loses_rows=True),
+    dict(automatic_wins_declared=False),
+    dict(automatic_win_strength={"dragon": 2, "six_pairs": 1, "three_flushes": 1,
+                                 "three_straights": 1}),
     dict(row_bonus=tuple(tuple(u + (r == 2 and c == 11) for c, u in enumerate(row))
                          for r, row in enumerate(solver.rule_set("classic").row_bonus))),
 ])
