@@ -22,7 +22,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import MappingProxyType
+from types import MappingProxyType, SimpleNamespace
 from typing import Mapping
 
 from .rule_file import AUTOMATIC_WIN_SETTINGS, KEYS, NO_VALUE, SECTIONS, RuleFileError, nearest
@@ -507,6 +507,14 @@ def _rule_set_from_dict(data: Mapping, source: str = "", default_name: "str | No
                             scoring["home_run_min_seats"],
                             f"a home run pays, but never happens: deals have at most "
                             f"{max(seats)} seats")
+    # A home run is a shot against every other player, and its multiplier replaces the
+    # shot's: a smaller one would make scooping everyone pay less than scooping one.
+    if _home_run_pays_less_than_a_shot(SimpleNamespace(seats=seats, **scoring)):
+        raise RuleFileError(source, "scoring.home_run_multiplier",
+                            scoring["home_run_multiplier"],
+                            f"a home run would pay less than a shot (shot_multiplier = "
+                            f"{scoring['shot_multiplier']}); make it at least that, or "
+                            f"home_run_min_seats larger than the largest table")
 
     royalties = dict(bonus_mode=reader.choice("royalties", "mode", BONUS_ADD, BONUS_MODES),
                      bonus_paid=reader.choice("royalties", "paid", PAID_ROW_WON, BONUS_PAID),
@@ -665,11 +673,23 @@ class _FileReader:
         return out
 
 
+def _home_run_pays_less_than_a_shot(rs) -> bool:
+    """Whether a home run can happen under ``rs`` and multiplies less than a shot.  Only
+    the file format refuses it: a :class:`RuleSet` so made still settles as its fields say
+    (the scoring tests draw such combinations at random), and :func:`solver.solve`
+    refuses it (its pruning assumes a home run never pays less than a shot)."""
+    return (rs.home_run_multiplier < rs.shot_multiplier
+            and rs.home_run_min_seats <= max(rs.seats))
+
+
 def _rule_set_to_dict(rs: RuleSet) -> dict:
     """The file's tables for ``rs`` (see :meth:`RuleSet.to_dict`)."""
     if rs.foul_penalty and rs.foul_loses_rows:
         raise ValueError(f"the {rs.name} rule set both charges a foul penalty and makes a "
                          "foul lose every row; a rule-set file says one or the other")
+    if _home_run_pays_less_than_a_shot(rs):
+        raise ValueError(f"the {rs.name} rule set has a home run multiplying less than a "
+                         "shot; a rule-set file refuses that")
     royalties: dict = dict(mode=rs.bonus_mode, paid=rs.bonus_paid,
                            multiplied=rs.bonus_multiplied)
     for row, units in zip(ROWS, rs.row_bonus):

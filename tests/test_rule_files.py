@@ -148,6 +148,11 @@ def random_rule_dict(rng: random.Random) -> dict:
         for key in list(d[section]):
             if rng.random() < 0.2:
                 del d[section][key]
+    scoring = d["scoring"]          # a home run, where one can happen, pays at least a shot
+    shot = scoring.get("shot_multiplier", 1)
+    if (scoring.get("home_run_multiplier", 1) < shot
+            and scoring.get("home_run_min_seats", 2) <= max(seats)):
+        scoring["home_run_multiplier"] = shot + rng.randint(0, 1)
     return d
 
 
@@ -259,6 +264,11 @@ BAD_FILES = [
     ("a home run that never happens", "[deal]\nseats = [2, 3]\n[scoring]\n"
      "home_run_units = 3\nhome_run_min_seats = 4\n", "scoring.home_run_min_seats", "4",
      "never happens"),
+    ("a home run paying less than a shot", "[scoring]\nshot_multiplier = 2\n",
+     "scoring.home_run_multiplier", "1", "a home run would pay less than a shot"),
+    ("a home run at four paying less than a shot", "[deal]\nseats = [2, 3, 4]\n"
+     "[scoring]\nshot_multiplier = 3\nhome_run_multiplier = 2\nhome_run_min_seats = 4\n",
+     "scoring.home_run_multiplier", "2", "a shot (shot_multiplier = 3"),
     ("a Front straight", "[royalties]\nfront.straight = 2\n", "royalties.front.straight",
      "2", "a Front of 3 cards is never straight"),
     ("joker trips in the Back", "[royalties]\nback.joker_trips = 2\n",
@@ -307,6 +317,22 @@ def test_a_rule_set_that_no_file_can_say_is_refused_when_written():
     both = dataclasses.replace(rule_set("pagat"), name="both", foul_penalty=2)
     with pytest.raises(ValueError, match="says one or the other"):
         both.to_toml()
+
+
+def test_a_home_run_may_multiply_less_than_a_shot_only_where_none_happens(tmp_path):
+    """The file refuses a home run paying less than a shot; one that cannot happen at the
+    file's tables is no contradiction.  A RuleSet made in Python may hold it (it settles
+    as its fields say), but no file can say it and the solver refuses it."""
+    path = tmp_path / "house.toml"
+    path.write_text("[deal]\nseats = [2, 3]\n[scoring]\nshot_multiplier = 2\n"
+                    "home_run_min_seats = 4\n")
+    assert rule_set(path).home_run_multiplier == 1
+    shrinking = dataclasses.replace(rule_set(path), home_run_min_seats=3)
+    with pytest.raises(ValueError, match="multiplying less than a shot; a rule-set file"):
+        shrinking.to_toml()
+    with pytest.raises(ValueError, match="a home run multiplies less than a shot"):
+        solver.solve("As Kd Qh Jc Ts 9s 8d 7h 6c 5s 4d 3h 2c", shrinking, players=2,
+                     samples=10)
 
 
 # --- the three house rule sets' files (docs/examples/rules/, not yet in the registry) ---
