@@ -459,8 +459,10 @@ def kernel_scheme(rs: RuleSet) -> int:
     if (ones and rs.front_trips_points == 0 and rs.majority_bonus == 0 and no_extras
             and rs.bonus_mode == BONUS_REPLACE and plain_bonus and foul_penalty_only):
         return SCHEME_EASTERN
+    # (Mandarin's kernel and model look for home runs at exactly four seats.)
     if (ones and rs.majority_bonus == 0 and rs.scoop == SCOOP_ALL_ROWS_WON
             and rs.scoop_units == 0 and rs.home_run_units == 0 and rs.home_run_min_seats == 4
+            and max(rs.seats) <= 4
             and rs.bonus_mode == BONUS_ADD and plain_bonus and foul_penalty_only):
         return SCHEME_MANDARIN
     return SCHEME_GENERAL

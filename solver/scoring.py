@@ -28,6 +28,10 @@ from .rules import (AUTOMATIC_WINS, BONUS_REPLACE, CATEGORIES, CATEGORY_INDEX, P
                     SCOOP_NO_ROW_LOST, RuleSet)
 from .tables import CATEGORY_SHIFT
 
+# home_run_bits gives each seat a byte of the int64 (seat a's bit against seat b is
+# HOME_RUN_STRIDE * a + b): with a stride of 4, five seats' bits overlapped (seat 0 against
+# seat 4 is seat 1 against seat 0).  A constant, so the kernels' shifts cost the same.
+HOME_RUN_STRIDE = 8
 AUTO_NONE = 0                     # no automatic win; else the special's code (1..13)
 AUTO_BITS = 4                     # bits a seat in ``auto``
 N_AUTO_CODES = 1 + len(AUTOMATIC_WINS)
@@ -184,7 +188,7 @@ def compared(fouled, auto, a, b):
 # params[P_SCHEME] and compile the code of every scheme.
 @njit(inline="always")
 def home_run_bits(vals, fouled, auto, n, params, scheme):
-    """Bit ``4 * a + b`` set when seat a 'beats' seat b for home-run purposes: scoops it
+    """Bit ``HOME_RUN_STRIDE * a + b`` set when seat a 'beats' seat b for home-run purposes: scoops it
     (scoop scheme; general scheme: by its scoop rule, see :func:`general_scoops`) or wins
     every compared row against it (mandarin); 0 otherwise, and 0 at tables too small
     for home runs.  Computed once per deal, so each home run is a mask test."""
@@ -193,18 +197,18 @@ def home_run_bits(vals, fouled, auto, n, params, scheme):
         for a in range(n):
             for b in range(n):
                 if a != b and scoops(vals, a, b):
-                    bits |= 1 << (4 * a + b)
+                    bits |= 1 << (HOME_RUN_STRIDE * a + b)
     elif scheme == SCHEME_MANDARIN and n == 4:
         for a in range(n):
             for b in range(n):
                 if a != b and compared(fouled, auto, a, b) and wins_all_rows(vals, a, b):
-                    bits |= 1 << (4 * a + b)
+                    bits |= 1 << (HOME_RUN_STRIDE * a + b)
     elif (scheme == SCHEME_GENERAL and params[P_HOME_RUN_COUNTS] != 0
           and n >= params[P_HOME_RUN_MIN_SEATS]):
         for a in range(n):
             for b in range(n):
                 if a != b and general_scoops(vals, fouled, auto, a, b, params):
-                    bits |= 1 << (4 * a + b)
+                    bits |= 1 << (HOME_RUN_STRIDE * a + b)
     return bits
 
 
@@ -212,7 +216,7 @@ def home_run_bits(vals, fouled, auto, n, params, scheme):
 def home_run_of(bits, n, a):
     """Seat a beats every other seat (see :func:`home_run_bits`); never with n < 2."""
     others = ((1 << n) - 1) & ~(1 << a)
-    return n > 1 and ((bits >> (4 * a)) & others) == others
+    return n > 1 and ((bits >> (HOME_RUN_STRIDE * a)) & others) == others
 
 
 @njit
