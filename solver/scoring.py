@@ -188,10 +188,11 @@ def compared(fouled, auto, a, b):
 # params[P_SCHEME] and compile the code of every scheme.
 @njit(inline="always")
 def home_run_bits(vals, fouled, auto, n, params, scheme):
-    """Bit ``HOME_RUN_STRIDE * a + b`` set when seat a 'beats' seat b for home-run purposes: scoops it
-    (scoop scheme; general scheme: by its scoop rule, see :func:`general_scoops`) or wins
-    every compared row against it (mandarin); 0 otherwise, and 0 at tables too small
-    for home runs.  Computed once per deal, so each home run is a mask test."""
+    """Bit ``HOME_RUN_STRIDE * a + b`` set when seat a 'beats' seat b for home-run
+    purposes: scoops it (scoop scheme; general scheme: by its scoop rule, see
+    :func:`general_scoops`) or wins every compared row against it (mandarin); 0
+    otherwise, and 0 at tables too small for home runs.  Computed once per deal, so each
+    home run is a mask test."""
     bits = 0
     if scheme == SCHEME_SCOOP:
         for a in range(n):
