@@ -5,6 +5,7 @@ specialised kernels a rule set may still get at five seats; and a five-seat file
 solved, reviewed, quick-set and settled end to end, its model trained for five seats
 (with a preset of seconds, as tests/test_training.py)."""
 import dataclasses
+import json
 
 import numpy as np
 import pytest
@@ -160,3 +161,17 @@ def test_a_five_seat_file_is_solved_against_four_sampled_opponents(five):
     review = solver.review(HAND, ours, five, samples=24)
     assert review.players == 5 and review.best.front == solution.front
     assert len(solver.quick_set(HAND, five)) == 3
+
+
+def test_the_arena_and_the_command_line_deal_and_settle_five_seats(five, capsys):
+    from solver import __main__ as cli
+    from solver import arena
+    result = arena.match("sbf", "random", five, players=5, deals=2)
+    assert result.rules == "five" and result.mean > 0
+    assert cli.main(["deal", "--rules", str(five), "--players", "5", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "5 players, 13 cards each" in out and "seat 4:" in out
+    seats = [" / ".join(seat) for seat in [STRONG] + WEAK]
+    assert cli.main(["settle", "--rules", str(five), *seats, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["scores"] == solver.settle([STRONG] + WEAK,
+                                                                          five)
