@@ -275,7 +275,8 @@ def test_two_jokers_worked_deals():
     # docs/rules.md#house-rules-the-general-scoring: the same deal with royalties
     # replacing the row points, multiplied, and a scoop doubling.
     doubled = dataclasses.replace(TWO_JOKERS, bonus_mode="replace", bonus_multiplied=True,
-                                  shot_multiplier=2, scoop_units=0)
+                                  shot_multiplier=2, home_run_multiplier=2, scoop_units=0)
+    RuleSet.from_dict(doubled.to_dict())              # (a file can say it)
     assert solver.settle([d, e, f], doubled) == [18, 14, -32]
     # A foul loses every row and the scoop, and pays the winner's royalties: 15 as F.
     foul = ("Ah Ac 2d", "2c 3c 4d 5s 7d", "Tc Td 4h 5d 6s")
