@@ -79,7 +79,7 @@ KEYS: tuple[Key, ...] = (
         "a scoop multiplies the pair's row points by this"),
     Key("scoring", "home_run_units", "integer 0 or more", "0",
         "scooping every other player: extra units from each of them"),
-    Key("scoring", "home_run_multiplier", "integer 1 or more", "1",
+    Key("scoring", "home_run_multiplier", "integer 1 or more", "the shot_multiplier",
         "scooping every other player multiplies the row points by this instead of by "
         "shot_multiplier"),
     Key("scoring", "home_run_min_seats", "integer 2-5", "2",

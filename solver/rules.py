@@ -499,11 +499,16 @@ def _rule_set_from_dict(data: Mapping, source: str = "", default_name: "str | No
         scoop_units=reader.integer("scoring", "scoop_units", 0, 0),
         shot_multiplier=reader.integer("scoring", "shot_multiplier", 1, 1),
         home_run_units=reader.integer("scoring", "home_run_units", 0, 0),
-        home_run_multiplier=reader.integer("scoring", "home_run_multiplier", 1, 1),
+    )
+    # Unsaid, a home run multiplies as a shot does (it is a shot against everyone).
+    scoring.update(
+        home_run_multiplier=reader.integer("scoring", "home_run_multiplier",
+                                           scoring["shot_multiplier"], 1),
         home_run_min_seats=reader.integer("scoring", "home_run_min_seats", 2, 2,
                                           max(SEAT_COUNTS)),
     )
-    if ((scoring["home_run_units"] or scoring["home_run_multiplier"] > 1)
+    if ((scoring["home_run_units"]
+         or scoring["home_run_multiplier"] != scoring["shot_multiplier"])
             and scoring["home_run_min_seats"] > max(seats)):
         raise RuleFileError(source, "scoring.home_run_min_seats",
                             scoring["home_run_min_seats"],

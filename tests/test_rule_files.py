@@ -264,7 +264,8 @@ BAD_FILES = [
     ("a home run that never happens", "[deal]\nseats = [2, 3]\n[scoring]\n"
      "home_run_units = 3\nhome_run_min_seats = 4\n", "scoring.home_run_min_seats", "4",
      "never happens"),
-    ("a home run paying less than a shot", "[scoring]\nshot_multiplier = 2\n",
+    ("a home run paying less than a shot",
+     "[scoring]\nshot_multiplier = 2\nhome_run_multiplier = 1\n",
      "scoring.home_run_multiplier", "1", "a home run would pay less than a shot"),
     ("a home run at four paying less than a shot", "[deal]\nseats = [2, 3, 4]\n"
      "[scoring]\nshot_multiplier = 3\nhome_run_multiplier = 2\nhome_run_min_seats = 4\n",
@@ -319,15 +320,14 @@ def test_a_rule_set_that_no_file_can_say_is_refused_when_written():
         both.to_toml()
 
 
-def test_a_home_run_may_multiply_less_than_a_shot_only_where_none_happens(tmp_path):
-    """The file refuses a home run paying less than a shot; one that cannot happen at the
-    file's tables is no contradiction.  A RuleSet made in Python may hold it (it settles
-    as its fields say), but no file can say it and the solver refuses it."""
+def test_a_home_run_multiplies_as_a_shot_unless_the_file_says_more(tmp_path):
+    """Unsaid, a home run multiplies as a shot does; the file refuses one paying less (the
+    table of bad files).  A RuleSet made in Python may hold it (it settles as its fields
+    say), but no file can say it and the solver refuses it."""
     path = tmp_path / "house.toml"
-    path.write_text("[deal]\nseats = [2, 3]\n[scoring]\nshot_multiplier = 2\n"
-                    "home_run_min_seats = 4\n")
-    assert rule_set(path).home_run_multiplier == 1
-    shrinking = dataclasses.replace(rule_set(path), home_run_min_seats=3)
+    path.write_text("[deal]\nseats = [2, 3]\n[scoring]\nshot_multiplier = 2\n")
+    assert rule_set(path).home_run_multiplier == 2      # (unsaid, as a shot)
+    shrinking = dataclasses.replace(rule_set(path), home_run_multiplier=1)
     with pytest.raises(ValueError, match="multiplying less than a shot; a rule-set file"):
         shrinking.to_toml()
     with pytest.raises(ValueError, match="a home run multiplies less than a shot"):
