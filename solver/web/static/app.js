@@ -26,6 +26,7 @@ const state = {
   placed: { front: [], middle: [], back: [] },   // tile ids set into each row
   active: "front",
   busy: false,
+  modelTraining: false,   // the chosen rules file's opponent model is being trained
 };
 
 const $ = (id) => document.getElementById(id);
@@ -123,7 +124,9 @@ async function working(what, request) {
   let compiling = null;
   const show = () => {
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    text.textContent = compiling !== null
+    text.textContent = state.modelTraining
+      ? `waiting for the opponent model's training (above)\u2026 ${seconds} s`
+      : compiling !== null
       ? `compiling the solver's kernels (first run only; cached on disk afterwards): ` +
         `${compiling.toFixed(0)} s so far`
       : `${what}\u2026 ${seconds} s`;
@@ -185,6 +188,9 @@ function chooseRules(name) {
   buildDeck();
   clearHand();
   if (keptHand.length) setHandFromCards(keptHand);
+  $("training").hidden = true;
+  state.modelTraining = false;
+  if (rs.file_text) modelReady().catch((e) => showError(e.message, "rules-file"));
 }
 
 function buildDeck() {
@@ -453,7 +459,10 @@ async function solve() {
   }
   try {
     const request = Object.assign({ cards: handCards().join(" "), top: 5 }, gameOptions());
-    const sol = await working("solving", () => api("/api/solve", request));
+    const sol = await working("solving", async () => {
+      await modelReady();
+      return api("/api/solve", request);
+    });
     showSolution(sol);
     scrollToTop($("result"));
   } catch (e) {
@@ -603,7 +612,10 @@ async function grade(setting) {
   try {
     const request = Object.assign({ cards: handCards().join(" "), setting },
                                   gameOptions(true));
-    const review = await working("grading your setting", () => api("/api/review", request));
+    const review = await working("grading your setting", async () => {
+      await modelReady();
+      return api("/api/review", request);
+    });
     showReview(review);
     scrollToTop($("review"));
   } catch (e) {
@@ -687,6 +699,73 @@ async function loadRulesFile(e) {
   await useRulesFile();
 }
 
+// --- the opponent model of a rules file -----------------------------------------------------------
+// A rule set of one's own needs an opponent model, which the server trains by self-play
+// the first time (POST /api/rules/train: minutes, once; kept for every later solve), in a
+// process of its own.  The page shows how far it has got, polling its progress
+// (GET /api/rules/train/{id}), and a solve or review waits for it.
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const TRAINING_POLL = 500;          // milliseconds between looks at the progress
+
+function duration(seconds) {
+  const s = Math.max(1, Math.round(seconds));
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
+}
+
+// status: the server's; players: the table size it was asked for (a model may serve
+// every size, and be trained for the first one asked).
+function showTraining(status, players) {
+  const rs = state.rules;
+  if (!rs || status.rules !== rs.name || players !== Number($("players").value)) {
+    return;                      // (another rule set or table size is chosen by now)
+  }
+  state.modelTraining = status.state === "training";
+  const box = $("training"), bar = $("training-bar"), text = $("training-text");
+  // A model that was there already is not news; one trained just now is.
+  box.hidden = status.state === "ready" && status.message !== "trained now";
+  bar.hidden = status.state !== "training";
+  const model = `the opponent model of ${status.rules} (${players} players)`;
+  if (status.state === "ready") {
+    text.textContent = `Trained ${model} in ${duration(status.seconds)}; ` +
+      `it is kept for every later solve.`;
+  } else if (status.state === "failed") {
+    text.textContent = `Training ${model} failed: ${status.message}.`;
+  } else {
+    const count = (n) => n.toLocaleString("en-US");
+    text.textContent = `No opponent model for ${status.rules} (${players} players) ` +
+      `yet: the server is training one by self-play, once. ` +
+      (status.compiling ? "Compiling the training kernels (first run only)\u2026"
+        : !status.total ? "Starting\u2026"
+        : `Deal ${count(status.done)} of ${count(status.total)}` +
+          (status.remaining === null ? "." : `, about ${duration(status.remaining)} left.`));
+    if (status.total && !status.compiling) {
+      bar.max = status.total;
+      bar.value = status.done;
+    } else {
+      bar.removeAttribute("value");          // (an indeterminate bar: no count yet)
+    }
+  }
+}
+
+// Resolves once the chosen rules file's model (at the chosen table size) is trained,
+// showing the training meanwhile; at once for a shipped rule set.
+async function modelReady() {
+  const rs = state.rules;
+  if (!rs || !rs.file_text) return;
+  const players = Number($("players").value);
+  let status = await api("/api/rules/train",
+                         { rules: rs.name, rules_file: rs.file_text, players });
+  showTraining(status, players);
+  while (status.state === "training") {
+    await sleep(TRAINING_POLL);
+    status = await api(`/api/rules/train/${encodeURIComponent(status.id)}`);
+    showTraining(status, players);
+  }
+  if (status.state === "failed") {
+    throw new Error(`training the opponent model of ${status.rules} failed: ${status.message}`);
+  }
+}
+
 // --- start ------------------------------------------------------------------------------------------
 async function start() {
   try {
@@ -710,6 +789,11 @@ async function start() {
   for (const id of ["players", "samples", "seed"]) {
     $(id).addEventListener("change", () => { $("result").hidden = true; $("review").hidden = true; });
   }
+  $("players").addEventListener("change", () => {      // (another table, maybe another model)
+    $("training").hidden = true;
+    state.modelTraining = false;
+    if (state.rules.file_text) modelReady().catch((e) => showError(e.message, "rules-file"));
+  });
   $("use-text").addEventListener("click", useText);
   // Enter in the paste box takes the text and solves; Enter in the Seed field solves.
   $("hand-text").addEventListener("keydown", async (e) => {
