@@ -329,7 +329,7 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
             cand_vals[:1], kind, *held_opp, params)[0]
         declaring.update(ev_declare=float(held_declared.mean()),
                          stderr_declare=_stderr(held_declared))
-    return Solution(
+    solution = Solution(
         rules=rs.name, front=front, middle=middle, back=back, discards=discards,
         ev=float(held.mean()), stderr=_stderr(held), samples=S,
         ev_in_sample=float(means[best]), holdout=holdout,
@@ -344,6 +344,10 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
         anchored=None if anchor is None else best == anchor,
         hand=names(reading_order(own, group=False)), players=n_seats, seed=seed,
         pooled=deals is not None and deals.pooled)
+    # The rule set itself, for its text (solution_text): a rule-set file's name is in no
+    # registry.
+    object.__setattr__(solution, "_rule_set", rs)
+    return solution
 
 
 def _next_best(scores: np.ndarray, totals: np.ndarray, scored: np.ndarray, best: int,

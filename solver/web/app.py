@@ -82,8 +82,8 @@ from .. import _jit
 from . import play
 from .._checks import check_int
 from ..cards import card_name, deck_codes
-from ..display import sort_row
-from ..rules import SCHEME_MANDARIN, SCHEME_SCOOP, is_rule_file
+from ..display import foul_text, home_runs_count, scoop_meaning, scoop_word, sort_row
+from ..rules import is_rule_file
 from ..sampling import RANDOM_SEEDS, deal_hands, first_batch
 from ..solve import EFFORTS, POOLED_FAST
 from ..training import model_path, trained_model
@@ -721,17 +721,20 @@ def _solve_sampling(body: "SolveRequest", max_samples: int) -> dict:
 
 
 def _rule_set_info(rules: "str | solver.RuleSet") -> dict:
+    """How ``/api/rules`` describes a rule set to the page, every fact read from its
+    fields: ``scoops`` / ``shots`` (what scooping an opponent is called where it scores:
+    :func:`solver.display.scoop_word`), ``scoop_means``, ``home_runs_from`` (the seats a
+    home run counts from, None where it scores nothing more), ``fouls``."""
     rs = solver.rule_set(rules)
     return dict(summary=rs.summary(),
         name=rs.name, deck=[card_name(c) for c in deck_codes(rs)], spade_sets=rs.spade_copies,
         jokers=rs.jokers, cards_dealt=rs.cards_dealt, cards_kept=rs.cards_kept,
         players=list(rs.seats), cut_card=rs.cut_card,
-        automatic_wins=list(rs.automatic_wins), scoops=rs.scheme == SCHEME_SCOOP,
-        shots=rs.scheme == SCHEME_MANDARIN,
+        automatic_wins=list(rs.automatic_wins), scoops=scoop_word(rs) == "scoop",
+        shots=scoop_word(rs) == "shot", scoop_means=scoop_meaning(rs),
+        home_runs_from=rs.home_run_min_seats if home_runs_count(rs) else None,
         bonus_hands=any(any(row) for row in rs.row_bonus),
-        fouls="cannot be played" if rs.scheme == SCHEME_SCOOP else
-        "lose every row to each valid hand" if rs.foul_loses_rows else
-        f"pay {rs.foul_penalty} to each other player",
+        fouls=foul_text(rs),
         docs=f"docs/rules.md#{rs.name.split(':')[0]}" if rs.name in PAGE_RULE_SETS
         else "docs/rule-files.md")
 

@@ -502,13 +502,17 @@ function showSolution(sol) {
     : `\u00b1 is one standard error over the ${sol.samples} deals that chose the setting.`);
   const odds = [];
   const each = (ps) => ps.map(pct).join(" ");
+  // Scoops or shots, and home runs, where the rule set scores them (the server reads
+  // its fields: /api/rules).
+  const everyone = { 1: "the other player", 2: "both", 3: "all three", 4: "all four" }[players - 1];
+  const homeRun = rs.home_runs_from !== null && players >= rs.home_runs_from;
   if (rs.scoops) {
-    odds.push(`Scoop (lose no row to that opponent): ${each(sol.p_scoop)}`,
-              `scooped: ${each(sol.p_scooped)}`, `home run (scoop all three): ${pct(sol.p_home_run)}`);
+    odds.push(`Scoop (${rs.scoop_means}): ${each(sol.p_scoop)}`, `scooped: ${each(sol.p_scooped)}`);
+    if (homeRun) odds.push(`home run (scoop ${everyone}): ${pct(sol.p_home_run)}`);
   } else if (rs.shots) {
-    odds.push(`Shot (win every row against that opponent): ${each(sol.p_scoop)}`,
+    odds.push(`Shot (${rs.scoop_means}): ${each(sol.p_scoop)}`,
               `shot against you: ${each(sol.p_scooped)}`);
-    if (players === 4) odds.push(`home run (shoot all three): ${pct(sol.p_home_run)}`);
+    if (homeRun) odds.push(`home run (shoot ${everyone}): ${pct(sol.p_home_run)}`);
   }
   if (rs.bonus_hands) odds.push(`bonus units ${signed(sol.bonus_units)} a deal (bonus hands won minus paid)`);
   $("odds").textContent = odds.join(" \u00b7 ");
