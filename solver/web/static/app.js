@@ -675,9 +675,12 @@ function showReview(r) {
 // --- a rule-set file of one's own -------------------------------------------------------------------
 // The server reads the file's text (POST /api/rules/file) and describes its rule set as it
 // does the shipped ones; the page then sends the text with every solve, review and deal.
-async function useRulesFile() {
+// fileName: the file's, when it was loaded from one (said with its rule set's name).
+async function useRulesFile(fileName) {
   hideError();
   const text = $("rules-file-text").value;
+  const loaded = $("rules-file-loaded");
+  loaded.hidden = true;
   try {
     const rs = await api("/api/rules/file", { text });
     const shipped = state.ruleSets[rs.name];
@@ -691,6 +694,9 @@ async function useRulesFile() {
     if (!shipped) select.append(new Option(`${rs.name} (your file)`, rs.name));
     select.value = rs.name;
     chooseRules(rs.name);
+    loaded.textContent = `Playing under ${rs.name}` +
+      (typeof fileName === "string" ? ` (from ${fileName})` : "") + `: ${rs.summary}.`;
+    loaded.hidden = false;
   } catch (e) {
     showError(e.message, "rules-file");
   }
@@ -700,7 +706,8 @@ async function loadRulesFile(e) {
   const file = e.target.files[0];
   if (!file) return;
   $("rules-file-text").value = await file.text();
-  await useRulesFile();
+  e.target.value = "";              // (so that loading the same file again reads it again)
+  await useRulesFile(file.name);
 }
 
 // --- the opponent model of a rules file -----------------------------------------------------------
@@ -787,7 +794,7 @@ async function start() {
     return;
   }
   $("rules").addEventListener("change", (e) => chooseRules(e.target.value));
-  $("rules-file-use").addEventListener("click", useRulesFile);
+  $("rules-file-use").addEventListener("click", () => useRulesFile());
   $("rules-file-pick").addEventListener("change", loadRulesFile);
   $("cut").addEventListener("change", () => { markCut(); handChanged(); });
   for (const id of ["players", "samples", "seed"]) {
