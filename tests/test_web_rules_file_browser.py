@@ -1,6 +1,8 @@
 """The study page plays under a rule-set file of the user's own, in a real browser (the
 set-up and its skips are tests/test_web_browser.py's): pasted, it joins the rule sets,
-the page shows its name and summary, and a solve under it shows the library's answer."""
+the page shows its name and summary, and a solve under it shows the library's answer;
+loaded from a file, the box names the file and sums its rules up; a bad one gets one
+line saying what is wrong."""
 import sys
 from pathlib import Path
 
