@@ -8,6 +8,8 @@ of tests/training_hook (``SOLVER_TEST_TRAINING``), and so does this one."""
 import fcntl
 import json
 import os
+import signal
+import sys
 import time
 from pathlib import Path
 
@@ -17,11 +19,16 @@ pytest.importorskip("fastapi", reason="the study page needs the web extra: "
                                       "pip install -e '.[web]'")
 pytest.importorskip("httpx", reason="FastAPI's TestClient needs httpx")
 
+import httpx  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 import solver  # noqa: E402
 import solver.training as training  # noqa: E402
 from solver.web import Limits, create_app  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_web_server import children, own_server  # noqa: E402
+from test_web_server import wait_for as server_wait_for  # noqa: E402
 
 HOOK = Path(__file__).resolve().parent / "training_hook"
 TINY = (1, 300)                  # tests/test_training.py's preset: seconds
@@ -152,7 +159,9 @@ def _lock_held(path: Path) -> bool:
 
 
 def test_the_server_stopping_stops_its_training(monkeypatch, tmp_path):
-    train_env(monkeypatch, tmp_path, (30, 20000))         # minutes: stopped long before
+    # Minutes of training, stopped long before; 100 deals a step, so that it stops well
+    # within the second it is given even on a loaded machine.
+    train_env(monkeypatch, tmp_path, (30, 20000), chunk=100)
     app = create_app(Limits())
     with serving(app) as client:
         status = client.post("/api/rules/train", json=dict(rules="house", rules_file=HOUSE,
@@ -161,7 +170,7 @@ def test_the_server_stopping_stops_its_training(monkeypatch, tmp_path):
         worker = app.state.solver.trainings.by_id[status["id"]].worker
     # The lifespan's end (the server stopping) asked it to stop, and it did, by itself
     # (SIGTERM: exit code 0), not killed.
-    assert worker.process.poll() == 0
+    assert worker.process.poll() == 0, worker.process.poll()
     path = training.model_path(solver.RuleSet.from_toml(HOUSE), 2)
     assert not list(tmp_path.glob("models/*.npz")) and not list(tmp_path.rglob("*.tmp"))
     assert not _lock_held(path.with_suffix(".lock"))
@@ -182,3 +191,29 @@ def test_an_unknown_training(client):
     response = client.get("/api/rules/train/model-nothing")
     assert response.status_code == 404
     assert response.json()["error"].startswith("no training 'model-nothing' on this server")
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="Linux's /proc")
+def test_ctrl_c_stops_the_server_and_its_training(monkeypatch, tmp_path):
+    """The real server (``python3 -m solver serve``): Ctrl+C while it trains stops it
+    and the training, which exits by itself (not killed) and leaves nothing behind."""
+    train_env(monkeypatch, tmp_path, (30, 20000))            # minutes: stopped long before
+    with own_server() as (url, process):
+        server_wait_for(lambda: len(children(process)) == 1, "a worker started")
+        before = children(process)
+        status = httpx.post(url + "api/rules/train", json=dict(
+            rules="house", rules_file=HOUSE, players=2), timeout=60).json()
+        deadline = time.monotonic() + 300
+        while httpx.get(url + f"api/rules/train/{status['id']}").json()["done"] == 0:
+            assert time.monotonic() < deadline, "the training never started"
+            time.sleep(0.2)
+        trainer = (children(process) - before).pop()
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert err.strip().splitlines()[-1] == "interrupted" and "Traceback" not in err
+    assert not Path(f"/proc/{trainer}").exists() or \
+        Path(f"/proc/{trainer}/stat").read_text().split()[2] == "Z"
+    path = training.model_path(solver.RuleSet.from_toml(HOUSE), 2)
+    assert not list(tmp_path.glob("models/*.npz")) and not list(tmp_path.rglob("*.tmp"))
+    assert not _lock_held(path.with_suffix(".lock"))
