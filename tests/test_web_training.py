@@ -217,3 +217,21 @@ def test_ctrl_c_stops_the_server_and_its_training(monkeypatch, tmp_path):
     path = training.model_path(solver.RuleSet.from_toml(HOUSE), 2)
     assert not list(tmp_path.glob("models/*.npz")) and not list(tmp_path.rglob("*.tmp"))
     assert not _lock_held(path.with_suffix(".lock"))
+
+
+def test_trainings_at_once_are_limited(monkeypatch, tmp_path):
+    import solver.web.app as app_module
+    monkeypatch.setattr(app_module, "MAX_TRAININGS", 1)
+    train_env(monkeypatch, tmp_path, (30, 20000), chunk=100)      # stopped long before
+    with serving() as client:
+        first = client.post("/api/rules/train", json=dict(rules="house", rules_file=HOUSE))
+        assert first.status_code == 200 and first.json()["state"] == "training"
+        other = HOUSE.replace("penalty = 6", "penalty = 7")
+        refused = client.post("/api/rules/train", json=dict(rules="house", rules_file=other))
+        assert refused.status_code == 503
+        assert refused.json()["error"] == ("this server is training as many opponent models "
+                                           "as it trains at once (1); try again when one is "
+                                           "done")
+        # The one under way still answers.
+        again = client.post("/api/rules/train", json=dict(rules="house", rules_file=HOUSE))
+        assert again.json()["id"] == first.json()["id"]

@@ -518,8 +518,9 @@ class _Trainings:
         if self.closing:
             raise HTTPException(503, "the server is stopping")
         if sum(t.state == "training" for t in self.by_id.values()) >= MAX_TRAININGS:
-            raise HTTPException(503, f"this server is training {MAX_TRAININGS} opponent "
-                                     f"models already; try again when one is done")
+            raise HTTPException(503, f"this server is training as many opponent models "
+                                     f"as it trains at once ({MAX_TRAININGS}); try again "
+                                     f"when one is done")
         training = _Training(id, rs, n_seats, "training")
         self._remember(training)
         task = loop.create_task(self._run(training))
