@@ -567,6 +567,10 @@ class _Trainings:
             training.state = "failed"
             training.message = ("the server is stopping" if self.closing
                                 else "the training process died")
+        except Exception:                         # (a bug: not left "training" forever)
+            log.error("training %s failed", training.id, exc_info=True)
+            training.state = "failed"
+            training.message = "the training failed (the server's log says more)"
         finally:
             if training.worker is not None:
                 training.worker.kill()            # (done, or dead: either way, gone)
