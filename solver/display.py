@@ -20,7 +20,7 @@ from collections import Counter
 from typing import Optional, Sequence
 
 from .cards import FIRST_JOKER, card_name, code_rank, code_suit, parse_codes
-from .rules import ROWS, SCHEME_GENERAL, SCHEME_MANDARIN, SCHEME_SCOOP, is_rule_file, rule_set
+from .rules import ROWS, SCOOP_NO_ROW_LOST, RuleSet, is_rule_file, rule_set
 from .tables import category_name, value_digits
 
 ROW_WIDTH = 14            # "Kh Kd Kc 9s 9d"
@@ -189,12 +189,49 @@ def _pm(stderr) -> str:
     return "± n/a" if stderr is None else f"± {stderr:.3f}"
 
 
+# --- what a rule set's scoring counts, read from its fields (any rule set: a file's too) ------
+def scoop_word(rules: RuleSet) -> Optional[str]:
+    """What scooping an opponent is called where it scores: ``"shot"`` where it
+    multiplies the pair's points (``shot_multiplier`` above 1, as in ``classic:mandarin``),
+    ``"scoop"`` where it pays units or only a home run counts it; None where it scores
+    nothing of its own (``pagat``, ``classic``)."""
+    if rules.shot_multiplier > 1:
+        return "shot"
+    if rules.scoop_units or home_runs_count(rules):
+        return "scoop"
+    return None
+
+
+def scoop_meaning(rules: RuleSet) -> str:
+    """What scooping one opponent takes, in the page's words."""
+    if rules.scoop == SCOOP_NO_ROW_LOST:
+        return "lose no row to that opponent"
+    return "win every row against that opponent"
+
+
+def home_runs_count(rules: RuleSet, players: Optional[int] = None) -> bool:
+    """Whether scooping every other player (a home run) scores more than the scoops do
+    -- at a table of ``players`` seats, or at some table the rule set allows."""
+    extra = bool(rules.home_run_units) or rules.home_run_multiplier != rules.shot_multiplier
+    seats = max(rules.seats) if players is None else players
+    return extra and seats >= rules.home_run_min_seats
+
+
+def foul_text(rules: RuleSet) -> str:
+    """What a fouled hand does, in the page's words (\"a foul: ...\")."""
+    if not rules.foul_penalty and not rules.foul_loses_rows:
+        return "cannot be played"
+    return " and ".join(
+        (["lose every row to each valid hand"] if rules.foul_loses_rows else [])
+        + ([f"pay {rules.foul_penalty} to each other player"] if rules.foul_penalty else []))
+
+
 def solution_text(sol) -> str:
     """The layout of ``str(Solution)``: a declaration first when it beats playing, the
     rows with their hands and win/tie/loss rates, the EV and what its numbers mean, the
     scoop / home-run odds where the rule set has them, and the alternatives with their
     paired differences from the best."""
-    rs = rule_set(sol.rules)
+    rs = sol.__dict__.get("_rule_set") or rule_set(sol.rules)
     others = sol.players - 1
     lines = []
     title = f"{sol.rules}" + (f" (cut {sol.cut})" if sol.cut else "") + f", {sol.players} players"
@@ -242,21 +279,13 @@ def solution_text(sol) -> str:
 
     opp = " ".join(_pct(p) for p in sol.p_scoop)
     against = " ".join(_pct(p) for p in sol.p_scooped)
-    if rs.scheme == SCHEME_SCOOP:
-        lines.append(f"scoop {opp}   scooped {against}   home run {_pct(sol.p_home_run)}"
-                     f"   (scoops: each opponent)")
-    elif rs.scheme == SCHEME_MANDARIN:
-        text = f"shot {opp}   shot against you {against}"
-        if sol.players == 4:
+    word = scoop_word(rs)
+    if word is not None:
+        text = (f"shot {opp}   shot against you {against}" if word == "shot"
+                else f"scoop {opp}   scooped {against}")
+        if home_runs_count(rs, sol.players):
             text += f"   home run {_pct(sol.p_home_run)}"
-        lines.append(text + "   (shots: each opponent)")
-    elif rs.scheme == SCHEME_GENERAL and (rs.scoop_units or rs.shot_multiplier != 1
-                                          or rs.home_run_units or rs.home_run_multiplier != 1):
-        text = f"scoop {opp}   scooped {against}"
-        if sol.players >= rs.home_run_min_seats and (
-                rs.home_run_units or rs.home_run_multiplier != rs.shot_multiplier):
-            text += f"   home run {_pct(sol.p_home_run)}"
-        lines.append(text + "   (scoops: each opponent)")
+        lines.append(text + f"   ({word}s: each opponent)")
     if any(any(row) for row in rs.row_bonus):
         lines.append(f"bonus units {sol.bonus_units:+.3f} a deal (bonus hands won minus paid)")
 

@@ -388,14 +388,22 @@ class RuleSet:
         if self.home_run_multiplier > 1:
             parts.append(f"x{self.home_run_multiplier} a home run{home}")
         if any(any(row) for row in self.row_bonus):
+            how = (["paid whenever the row is made"] if self.bonus_paid == PAID_ROW_MADE
+                   else []) + (["multiplied with the row's points"] if self.bonus_multiplied
+                               else [])
             parts.append("royalties" + (" instead of the row's points"
-                                        if self.bonus_mode == BONUS_REPLACE else ""))
-        parts.append(f"a foul pays {self.foul_penalty}" if self.foul_penalty
-                     else "a foul loses every row" if self.foul_loses_rows
-                     else "a foul cannot be played")
+                                        if self.bonus_mode == BONUS_REPLACE else "")
+                         + (f" ({'; '.join(how)})" if how else ""))
+        fouls = " and ".join(([f"pays {self.foul_penalty}"] if self.foul_penalty else [])
+                             + (["loses every row"] if self.foul_loses_rows else []))
+        parts.append(f"a foul {fouls or 'cannot be played'}")
         if self.automatic_wins:
+            # (Declared, as in classic, is the default and goes without saying.)
+            how = ([] if self.automatic_wins_declared else ["counted without declaring"]) + (
+                ["ranked by their own strengths"] if self.automatic_win_strength else [])
             parts.append(f"{len(self.automatic_wins)} automatic win"
-                         f"{'s' if len(self.automatic_wins) > 1 else ''}")
+                         f"{'s' if len(self.automatic_wins) > 1 else ''}"
+                         + (f" ({'; '.join(how)})" if how else ""))
         return f"{deck}, {self.cards_dealt} each{kept} to {seats} seats; " + ", ".join(parts)
 
     def __reduce__(self):

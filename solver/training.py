@@ -28,7 +28,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import NamedTuple, Optional
+from typing import Callable, NamedTuple, Optional
 
 import numpy as np
 
@@ -95,8 +95,12 @@ def model_path(rules: "str | RuleSet", n_seats: int, preset: str = "default") ->
                               f"-{p.rounds}x{p.deals}s{p.seed}-v{MODEL_FORMAT}.npz")
 
 
+OnProgress = Callable[[int, int], None]
+
+
 def train_model(rules: "str | RuleSet", players: "int | None" = None, *, quick: bool = False,
-                progress: Optional[bool] = None) -> TrainedModel:
+                progress: Optional[bool] = None,
+                on_progress: Optional[OnProgress] = None) -> TrainedModel:
     """The opponent model of ``rules`` with ``players`` seats (the rule set's most, by
     default), trained by self-play if it is not shipped with the library or trained
     before (module docstring), with the ``quick`` preset or the default one.
@@ -104,31 +108,65 @@ def train_model(rules: "str | RuleSet", players: "int | None" = None, *, quick: 
     Training shows a progress bar of the deals on stderr (``progress``: None, when
     stderr is a terminal); Ctrl+C stops it at once and leaves nothing behind.  A second
     process asking for the same model meanwhile waits for the first, then loads it.
+    ``on_progress(done, total)``, if given, hears of the deals played as training goes
+    (at most a thousand at a time); an exception it raises stops the training as Ctrl+C
+    does.
     """
+    rs, n_seats = _rules_and_seats(rules, players)
+    shipped = _shipped(rs, n_seats)
+    if shipped is not None:
+        return shipped
+    return _obtain(rs, n_seats, "quick" if quick else "default", progress, on_progress)
+
+
+def trained_model(rules: "str | RuleSet", players: "int | None" = None) -> Optional[TrainedModel]:
+    """The model a solve under ``rules`` with ``players`` seats would use, without
+    training one: the shipped model, else the default preset's trained before, else the
+    quick preset's; None when there is none yet (the first solve would train it)."""
+    rs, n_seats = _rules_and_seats(rules, players)
+    shipped = _shipped(rs, n_seats)
+    if shipped is not None:
+        return shipped
+    for preset in ("default", "quick"):
+        path = model_path(rs, n_seats, preset)
+        found = _load(path, rs, n_seats, preset) if path is not None else None
+        if found is not None:
+            return found
+    return None
+
+
+def _rules_and_seats(rules: "str | RuleSet", players: "int | None") -> tuple[RuleSet, int]:
     rs = _rules(rules)
     n_seats = rs.max_seats if players is None else check_int("players", players)
     if n_seats not in rs.seats:
         raise ValueError(f"players={n_seats}: the {rs.name} rule set plays with "
                          f"{' or '.join(map(str, rs.seats))} players")
+    return rs, n_seats
+
+
+def _shipped(rs: RuleSet, n_seats: int) -> Optional[TrainedModel]:
+    """The built-in twin's shipped model, or None when the rule set has no twin."""
     seats_key = model_seats(rs, n_seats)
     twin = shipped_twin(rs, seats_key)
-    if twin is not None:
-        return TrainedModel(TableModel.shipped(rs, n_seats), "shipped",
-                            model_file(twin, seats_key), None, 0.0)
-    return _obtain(rs, n_seats, "quick" if quick else "default", progress)
+    if twin is None:
+        return None
+    return TrainedModel(TableModel.shipped(rs, n_seats), "shipped",
+                        model_file(twin, seats_key), None, 0.0)
 
 
-def _obtain(rs: RuleSet, n_seats: int, preset: str, progress: Optional[bool]) -> TrainedModel:
+def _obtain(rs: RuleSet, n_seats: int, preset: str, progress: Optional[bool],
+            on_progress: Optional[OnProgress] = None) -> TrainedModel:
     """The model with ``preset``: from the cache, else trained (one process at a time)."""
     path = model_path(rs, n_seats, preset)
     if path is None:
-        return _train(rs, n_seats, preset, None, progress)
+        return _train(rs, n_seats, preset, None, progress, on_progress)
     found = _load(path, rs, n_seats, preset)
     if found is not None:
         return found
     with _locked(path, rs, n_seats):
         # Another process may have trained it while this one waited.
-        return _load(path, rs, n_seats, preset) or _train(rs, n_seats, preset, path, progress)
+        return (_load(path, rs, n_seats, preset)
+                or _train(rs, n_seats, preset, path, progress, on_progress))
 
 
 def _load(path: Path, rs: RuleSet, n_seats: int, preset: str) -> Optional[TrainedModel]:
@@ -178,13 +216,20 @@ def _locked(path: Path, rs: RuleSet, n_seats: int):
 
 
 def _train(rs: RuleSet, n_seats: int, preset: str, path: Optional[Path],
-           progress: Optional[bool]) -> TrainedModel:
+           progress: Optional[bool], on_progress: Optional[OnProgress] = None) -> TrainedModel:
     p = PRESETS[preset]
     start = time.perf_counter()
-    with _progress.bar(progress, (p.rounds + 1) * p.deals,
+    total, done = (p.rounds + 1) * p.deals, 0
+    with _progress.bar(progress, total,
                        f"training {rs.name} ({n_seats} players)", "deal") as bar:
+        def on_deals(n: int) -> None:
+            nonlocal done
+            done += n
+            bar.update(n)
+            if on_progress is not None:
+                on_progress(done, total)
         model = self_play(rs, n_seats, rounds=p.rounds, deals=p.deals, seed=p.seed,
-                          on_deals=bar.update)
+                          on_deals=on_deals)
     seconds = time.perf_counter() - start
     meta = dict(rules=rs.name, seats=n_seats, rounds=p.rounds, deals=p.deals, seed=p.seed,
                 preset=preset, digest=rules_digest(rs), seconds=round(seconds, 1))
@@ -204,11 +249,9 @@ def _on_first_use(rs: RuleSet, n_seats: int) -> TableModel:
     """The model a solve (or anything else) uses for a rule set without a shipped one:
     the default preset's if trained, else the quick one's, else the default one trained
     now (saying so first)."""
-    for preset in ("default", "quick"):
-        path = model_path(rs, n_seats, preset)
-        found = _load(path, rs, n_seats, preset) if path is not None else None
-        if found is not None:
-            return found.model
+    found = trained_model(rs, n_seats)
+    if found is not None:
+        return found.model
     _notice(f"the rule set {rs.name!r} has no opponent model for {n_seats} players yet: "
             f"training one by self-play (minutes, once; 'python3 -m solver train' does it "
             f"ahead of time)")

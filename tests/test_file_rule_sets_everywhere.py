@@ -82,11 +82,6 @@ def test_one_hand_under_a_file_is_answered_as_under_the_builtin(restated, as_tex
 # review does) for solution_text to take: ``sol.__dict__.get("_rule_set") or
 # rule_set(sol.rules)``.  (solver/display.py is another change's; strict: this test fails
 # once that is done, to drop the mark.)
-DISPLAY_LOOKS_UP_THE_NAME = pytest.mark.xfail(
-    strict=True, raises=ValueError,
-    reason="solver.display.solution_text calls rule_set(sol.rules): unknown rule set")
-
-
 def test_an_answer_under_a_file_carries_its_rule_set(restated, tmp_path):
     solution = solver.solve(HAND, restated, players=2, samples=40)
     assert solution.__dict__["_rule_set"] == rule_set(restated)
@@ -96,14 +91,11 @@ def test_an_answer_under_a_file_carries_its_rule_set(restated, tmp_path):
     assert again == solution and again.__dict__["_rule_set"] == rule_set(restated)
 
 
-@DISPLAY_LOOKS_UP_THE_NAME
 def test_the_text_of_an_answer_under_a_file_names_it(restated):
     solution = solver.solve(HAND, restated, players=2, samples=40)
     assert str(solution).startswith("our table, 2 players")
 
 
-@pytest.mark.xfail(strict=True, reason="solver.display.solution_text calls "
-                                       "rule_set(sol.rules): unknown rule set")
 def test_solve_on_the_command_line_prints_an_answer_under_a_file(capsys, restated):
     code, out, err = run(capsys, HAND, "--rules", restated, "--players", "2",
                          "--samples", "40")

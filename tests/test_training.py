@@ -255,3 +255,40 @@ def test_the_train_command_errors(argv, message, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err and len(err.strip().splitlines()) <= 3
+
+
+# --- progress for a caller, and finding a model without training -----------------------------
+def test_on_progress_hears_every_deal_and_can_stop_the_training(cache, monkeypatch):
+    monkeypatch.setattr(policy_training, "CHUNK_DEALS", 100)
+    heard = []
+    solver.train_model(custom(foul_penalty=13), 2, progress=False,
+                       on_progress=lambda done, total: heard.append((done, total)))
+    total = (TINY.rounds + 1) * TINY.deals
+    assert heard[-1] == (total, total) and len(heard) == total // 100
+    assert [d for d, _ in heard] == sorted(d for d, _ in heard)
+
+    class Stop(Exception):
+        pass
+
+    def stop(done, total):
+        raise Stop
+    rs = custom(foul_penalty=14)
+    with pytest.raises(Stop):
+        solver.train_model(rs, 2, progress=False, on_progress=stop)
+    assert not training.model_path(rs, 2).exists() and not list(cache.rglob("*.tmp"))
+
+
+def test_trained_model_finds_a_model_without_training(cache, monkeypatch):
+    rs = custom(foul_penalty=15)
+    assert training.trained_model(rs, 2) is None
+    assert training.trained_model(dataclasses.replace(solver.rule_set("pagat"), name="p"),
+                                  2).source == "shipped"
+    quick = solver.train_model(rs, 2, quick=True, progress=False)
+
+    def no_training(*args, **kwargs):
+        raise AssertionError("trained")
+    monkeypatch.setattr(training, "self_play", no_training)
+    found = training.trained_model(rs, 3)               # (one model for every table size)
+    assert found.source == "cache" and found.path == quick.path and found.preset == "quick"
+    with pytest.raises(ValueError, match="players=5"):
+        training.trained_model(rs, 5)

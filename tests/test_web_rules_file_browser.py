@@ -1,6 +1,8 @@
 """The study page plays under a rule-set file of the user's own, in a real browser (the
 set-up and its skips are tests/test_web_browser.py's): pasted, it joins the rule sets,
-the page shows its name and summary, and a solve under it shows the library's answer."""
+the page shows its name and summary, and a solve under it shows the library's answer;
+loaded from a file, the box names the file and sums its rules up; a bad one gets one
+line saying what is wrong."""
 import sys
 from pathlib import Path
 
@@ -45,3 +47,30 @@ def test_a_pasted_rules_file_is_played_under(page):  # noqa: F811
     assert shown == dict(front=sol.front, middle=sol.middle, back=sol.back)
     assert page.inner_text("#headline").startswith("our table, 4 players: the best setting")
     assert page.problems == []
+
+
+def test_a_loaded_rules_file_is_named_and_summed_up_and_a_bad_one_refused(page):  # noqa: F811
+    kitchen = HOUSE.replace('name = "our table"', 'name = "kitchen table"').replace(
+        "majority_bonus = 1", "majority_bonus = 2")
+    if not page.is_visible("#rules-file-text"):
+        page.click("#rules-file summary")
+    page.set_input_files("#rules-file-pick", files=[dict(
+        name="kitchen.toml", mimeType="text/plain", buffer=kitchen.encode())])
+    page.wait_for_selector("#rules-file-loaded:not([hidden])")
+    rs = solver.RuleSet.from_toml(kitchen)
+    assert page.inner_text("#rules-file-loaded") == (
+        f"Playing under kitchen table (from kitchen.toml): {rs.summary()}.")
+    assert "+2 for two rows" in rs.summary()
+    assert page.input_value("#rules") == "kitchen table"
+    assert page.input_value("#rules-file-text") == kitchen
+    # A bad file: one line saying what is wrong, and nothing said to be in play.
+    page.set_input_files("#rules-file-pick", files=[dict(
+        name="bad.toml", mimeType="text/plain",
+        buffer=kitchen.replace("cards = 13", "cards = 12").encode())])
+    page.wait_for_selector("#error-rules-file:not([hidden])")
+    error = page.inner_text("#error-rules-file")
+    assert error.startswith("the rules file: deal.cards = 12") and "\n" not in error
+    assert page.is_hidden("#rules-file-loaded")
+    assert page.input_value("#rules") == "kitchen table"       # still the last good one
+    assert [p for p in page.problems if "400 (Bad Request)" not in p] == []
+    page.problems.clear()

@@ -14,6 +14,14 @@ Endpoints (JSON; the schema is at ``/api/openapi.json``):
   (docs/rule-files.md), described as ``/api/rules`` describes one; ``/api/solve``,
   ``/api/review`` and ``/api/deal`` play under such a file's rule set when their body
   carries its text as ``rules_file``.
+* ``POST /api/rules/train`` -- ``{"rules": ..., "rules_file": ..., "players": ...}``: the
+  opponent model a solve under that rule set needs (:func:`solver.train_model`): ``state``
+  ``"ready"`` when there is one, else its training, started in a process of its own if not
+  under way already (one training per model at once), with its progress: deals ``done``
+  of ``total``, ``seconds`` so far and an estimate of those ``remaining``.  ``GET
+  /api/rules/train/{id}`` -- that progress again, for the page to poll.  A solve or
+  review under a rules file whose model is not trained yet starts its training too, and
+  is answered 503 with the progress as ``training``.
 * ``POST /api/cards`` -- ``{"cards": solver.format_cards(text).split()}``: the page's
   paste box, read by the library (every notation the command line takes).
 * ``POST /api/deal`` -- a random deal, as ``python -m solver deal --json`` gives it (a
@@ -51,7 +59,9 @@ import json
 import logging
 import os
 import secrets
+import signal
 import socket
+import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -72,10 +82,11 @@ from .. import _jit
 from . import play
 from .._checks import check_int
 from ..cards import card_name, deck_codes
-from ..display import sort_row
-from ..rules import SCHEME_MANDARIN, SCHEME_SCOOP, is_rule_file
+from ..display import foul_text, home_runs_count, scoop_meaning, scoop_word, sort_row
+from ..rules import is_rule_file
 from ..sampling import RANDOM_SEEDS, deal_hands, first_batch
 from ..solve import EFFORTS, POOLED_FAST
+from ..training import model_path, trained_model
 
 STATIC = Path(__file__).resolve().parent / "static"
 # The rule sets the page offers ("classic:western" is another name for "classic").
@@ -177,6 +188,12 @@ class RulesFileRequest(_Body):
     text: StrictStr = Field(description="the text of a rule-set file (docs/rule-files.md)")
 
 
+class TrainRequest(_Body):
+    rules: RuleName = Field(description="rule set")
+    rules_file: Optional[StrictStr] = Field(None, description=RULES_FILE_HELP)
+    players: Optional[StrictInt] = Field(None, description="seats (default: the largest)")
+
+
 class DealRequest(_Body):
     rules: RuleName = Field(description="rule set")
     rules_file: Optional[StrictStr] = Field(None, description=RULES_FILE_HELP)
@@ -192,6 +209,7 @@ class _State:
     def __init__(self, limits: Limits):
         self.limits = limits
         self.workers = _Workers(limits.workers)
+        self.trainings = _Trainings()
         self.busy = 0            # requests a worker is at
         self.waiting = 0         # requests waiting for a worker
 
@@ -205,16 +223,31 @@ class _State:
 # One solve is one compiled call, which nothing can interrupt in its thread; so requests
 # run in worker processes, and a request whose client has gone, or whose time is up, has
 # its worker killed (and replaced), rather than left to burn a core for minutes.
-TASKS = ("solve", "review", "showdown")
+TASKS = ("solve", "review", "showdown", "train")
 CHECK_EVERY = 0.2              # seconds between looks at the client and the clock
 
 
-def _run_task(name: str, args, kwargs) -> dict:
+def _run_task(name: str, args, kwargs, send) -> dict:
     """One task's answer as plain values: ``solver.solve`` / ``solver.review``'s
-    ``to_dict()``, or a match showdown's (:func:`solver.web.play.showdown`)."""
+    ``to_dict()``, a match showdown's (:func:`solver.web.play.showdown`), or a training's
+    (:func:`_train_task`, which tells its progress with ``send``)."""
     if name == "showdown":
         return play.showdown(*args, **kwargs)
+    if name == "train":
+        return _train_task(*args, send=send)
     return getattr(solver, name)(*args, **kwargs).to_dict()
+
+
+def _train_task(rules: "solver.RuleSet", players: int, send) -> dict:
+    """The opponent model of ``rules`` at ``players`` seats, trained
+    (:func:`solver.train_model`, which keeps it in the cache folder for every later solve),
+    sending ``("progress", done, total)`` as it goes.  SIGTERM (the server stopping) stops
+    it as Ctrl+C stops training: at the end of the chunk of deals being played, a fraction
+    of a second, leaving nothing half-written and the lock free."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    model = solver.train_model(rules, players, progress=False,
+                               on_progress=lambda done, total: send(("progress", done, total)))
+    return dict(source=model.source, seconds=model.seconds)
 
 
 def _worker_main(fd: int) -> None:
@@ -258,7 +291,7 @@ def _worker_main(fd: int) -> None:
         watcher = threading.Thread(target=tell_compiling, daemon=True)
         watcher.start()
         try:
-            answer = ("done", "ok", _run_task(name, args, kwargs))
+            answer = ("done", "ok", _run_task(name, args, kwargs, send))
         except ValueError as e:
             answer = ("done", "bad", _one_line(e))
         except Exception:
@@ -396,6 +429,193 @@ class _Workers:
             self._idle.put_nowait(None)           # wakes whoever waits, to see it closing
 
 
+# --- training the opponent model of a rules file --------------------------------------------
+MAX_TRAININGS = 2        # models trained at once (a process each, on one core)
+KEEP_TRAININGS = 100     # finished trainings remembered (their ids still answer)
+STOP_GRACE = 1.0         # seconds a training has to stop when the server stops
+
+
+class _Training:
+    """One opponent model: ready, or being trained in a process of its own (a
+    :class:`_Worker` given the ``train`` task), and how far it has got."""
+
+    def __init__(self, id: str, rules: "solver.RuleSet", players: int, state: str):
+        self.id, self.rules, self.players, self.state = id, rules, players, state
+        self.done, self.total = 0, None
+        self.started = time.monotonic()
+        self.seconds: Optional[float] = None          # the training's, once done
+        self.first_progress: Optional[tuple] = None   # (time, deals) of the first step
+        self.compiling_since: Optional[float] = None
+        self.message = ""
+        self.worker: Optional[_Worker] = None
+
+    def progress(self, done: int, total: int) -> None:
+        if self.first_progress is None:
+            self.first_progress = (time.monotonic(), done)
+        self.done, self.total = done, total
+        self.compiling_since = None                   # (playing deals: compiled)
+
+    def status(self) -> dict:
+        """What ``/api/rules/train`` answers: the state (``ready``, ``training``,
+        ``failed``), the deals ``done`` of ``total``, the ``seconds`` so far (the
+        training's own once done), an estimate of the seconds ``remaining`` (from the
+        pace since the first deals, so that compiling the kernels does not count), and
+        whether the kernels are ``compiling``."""
+        now = time.monotonic()
+        remaining = None
+        if self.state == "training" and self.first_progress is not None:
+            t0, d0 = self.first_progress
+            if self.done > d0 and now > t0:
+                remaining = round((self.total - self.done) * (now - t0) / (self.done - d0), 1)
+        seconds = self.seconds if self.seconds is not None else round(now - self.started, 1)
+        return dict(id=self.id, rules=self.rules.name, players=self.players, state=self.state,
+                    done=self.done, total=self.total, seconds=seconds, remaining=remaining,
+                    compiling=self.compiling_since is not None, message=self.message)
+
+
+class _Trainings:
+    """The server's trainings, by id (one per model file: a rule set's digest and the
+    seats its model is for): :meth:`ensure` starts one where a model is missing,
+    :meth:`close` stops them all."""
+
+    def __init__(self):
+        self.by_id: dict[str, _Training] = {}
+        self.readers = ThreadPoolExecutor(MAX_TRAININGS + 1,
+                                          thread_name_prefix="solver-web-training")
+        self.closing = False
+
+    async def ensure(self, rules: "str | solver.RuleSet", players: Optional[int]) -> dict:
+        """The status (:meth:`_Training.status`) of the model a solve under ``rules``
+        with ``players`` seats uses: ready, or its training (started now if not under
+        way).  Refused (503) while :data:`MAX_TRAININGS` others are under way."""
+        rs = solver.rule_set(rules)
+        n_seats = rs.max_seats if players is None else check_int("players", players)
+        if n_seats not in rs.seats:
+            raise ValueError(f"players={n_seats}: the {rs.name} rule set plays with "
+                             f"{' or '.join(map(str, rs.seats))} players")
+        path = model_path(rs, n_seats)
+        id = path.stem if path is not None else f"model-{rs.digest}-{n_seats}"
+        current = self.by_id.get(id)
+        if current is not None and current.state != "failed":
+            return current.status()
+        loop = asyncio.get_running_loop()
+        # (Reads a model file when there is one: off the event loop.)
+        found = await loop.run_in_executor(self.readers, trained_model, rs, n_seats)
+        if found is not None:
+            ready = _Training(id, rs, n_seats, "ready")
+            ready.seconds = found.seconds
+            ready.message = ("shipped with the library" if found.source == "shipped"
+                             else "trained before")
+            self._remember(ready)
+            return ready.status()
+        if path is None:
+            raise ValueError("this server keeps no cache folder (SOLVER_CACHE_DIR is empty), "
+                             "so a model trained here would not be kept: train it with "
+                             "python3 -m solver train, with a cache folder")
+        current = self.by_id.get(id)            # (one may have started meanwhile)
+        if current is not None and current.state != "failed":
+            return current.status()
+        if self.closing:
+            raise HTTPException(503, "the server is stopping")
+        if sum(t.state == "training" for t in self.by_id.values()) >= MAX_TRAININGS:
+            raise HTTPException(503, f"this server is training as many opponent models "
+                                     f"as it trains at once ({MAX_TRAININGS}); try again "
+                                     f"when one is done")
+        training = _Training(id, rs, n_seats, "training")
+        self._remember(training)
+        task = loop.create_task(self._run(training))
+        task.add_done_callback(lambda done: done.cancelled() or done.exception())
+        return training.status()
+
+    def _remember(self, training: _Training) -> None:
+        self.by_id.pop(training.id, None)
+        self.by_id[training.id] = training
+        finished = [k for k, t in self.by_id.items() if t.state != "training"]
+        for key in finished[:max(0, len(finished) - KEEP_TRAININGS)]:
+            del self.by_id[key]
+
+    async def _run(self, training: _Training) -> None:
+        """Train in a worker process of its own, hearing its progress, until done."""
+        loop = asyncio.get_running_loop()
+        try:
+            training.worker = await loop.run_in_executor(self.readers, _Worker)
+            if self.closing:
+                raise EOFError
+            conn = training.worker.conn
+            assert await loop.run_in_executor(self.readers, conn.recv) == ("ready",)
+            conn.send(("train", (training.rules, training.players), {}, False))
+            while True:
+                message = await loop.run_in_executor(self.readers, conn.recv)
+                if message[0] == "progress":
+                    training.progress(*message[1:])
+                elif message[0] == "compiling":
+                    training.compiling_since = message[1]
+                else:
+                    break
+            _, kind, payload = message
+            training.compiling_since = None
+            if kind == "ok":
+                training.state, training.seconds = "ready", round(payload["seconds"], 1)
+                training.message = "trained now"
+            else:
+                if kind == "bug":
+                    log.error("training %s failed: %s", training.id, payload)
+                training.state = "failed"
+                training.message = (payload if kind == "bad" else
+                                    "the training failed (the server's log says more)")
+        except (EOFError, OSError):
+            training.state = "failed"
+            training.message = ("the server is stopping" if self.closing
+                                else "the training process died")
+        except Exception:                         # (a bug: not left "training" forever)
+            log.error("training %s failed", training.id, exc_info=True)
+            training.state = "failed"
+            training.message = "the training failed (the server's log says more)"
+        finally:
+            if training.worker is not None:
+                training.worker.kill()            # (done, or dead: either way, gone)
+
+    def close(self) -> None:
+        """Stop every training (the server is stopping): SIGTERM first, which stops
+        training within a fraction of a second and leaves nothing half-written; killed
+        when still there after :data:`STOP_GRACE` seconds."""
+        self.closing = True
+        workers = [t.worker for t in self.by_id.values()
+                   if t.worker is not None and t.worker.process.poll() is None]
+        for worker in workers:
+            worker.process.terminate()
+        deadline = time.monotonic() + STOP_GRACE
+        for worker in workers:
+            try:
+                worker.process.wait(max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                pass
+            worker.kill()
+
+
+class _NotTrained(Exception):
+    """A solve or review under a rules file whose opponent model is being trained."""
+
+    def __init__(self, status: dict):
+        super().__init__(status)
+        self.status = status
+
+
+async def _model_ready(state: _State, body) -> None:
+    """Raise :class:`_NotTrained` when ``body`` plays under a rules file whose opponent
+    model is not trained yet (starting its training): a solve would train it for
+    minutes in its worker, past any time limit.  Players the rule set does not take are
+    left to the library's own message."""
+    if getattr(body, "rules_file", None) is None:
+        return
+    rs = _rules_of(body)
+    if body.players is not None and body.players not in rs.seats:
+        return
+    status = await state.trainings.ensure(rs, body.players)
+    if status["state"] != "ready":
+        raise _NotTrained(status)
+
+
 class _ClientGone(Exception):
     """The client closed its connection before its answer was ready."""
 
@@ -506,17 +726,20 @@ def _solve_sampling(body: "SolveRequest", max_samples: int) -> dict:
 
 
 def _rule_set_info(rules: "str | solver.RuleSet") -> dict:
+    """How ``/api/rules`` describes a rule set to the page, every fact read from its
+    fields: ``scoops`` / ``shots`` (what scooping an opponent is called where it scores:
+    :func:`solver.display.scoop_word`), ``scoop_means``, ``home_runs_from`` (the seats a
+    home run counts from, None where it scores nothing more), ``fouls``."""
     rs = solver.rule_set(rules)
     return dict(summary=rs.summary(),
         name=rs.name, deck=[card_name(c) for c in deck_codes(rs)], spade_sets=rs.spade_copies,
         jokers=rs.jokers, cards_dealt=rs.cards_dealt, cards_kept=rs.cards_kept,
         players=list(rs.seats), cut_card=rs.cut_card,
-        automatic_wins=list(rs.automatic_wins), scoops=rs.scheme == SCHEME_SCOOP,
-        shots=rs.scheme == SCHEME_MANDARIN,
+        automatic_wins=list(rs.automatic_wins), scoops=scoop_word(rs) == "scoop",
+        shots=scoop_word(rs) == "shot", scoop_means=scoop_meaning(rs),
+        home_runs_from=rs.home_run_min_seats if home_runs_count(rs) else None,
         bonus_hands=any(any(row) for row in rs.row_bonus),
-        fouls="cannot be played" if rs.scheme == SCHEME_SCOOP else
-        "lose every row to each valid hand" if rs.foul_loses_rows else
-        f"pay {rs.foul_penalty} to each other player",
+        fouls=foul_text(rs),
         docs=f"docs/rules.md#{rs.name.split(':')[0]}" if rs.name in PAGE_RULE_SETS
         else "docs/rule-files.md")
 
@@ -694,6 +917,7 @@ def create_app(limits: Limits = Limits()) -> FastAPI:
         state.workers.start()          # ready for the first request
         yield
         state.workers.close()          # the server is stopping: its work with it
+        state.trainings.close()
 
     app = FastAPI(title="Chinese Poker study page", version=solver.__version__,
                   lifespan=lifespan,
@@ -707,6 +931,17 @@ def create_app(limits: Limits = Limits()) -> FastAPI:
     async def bad_input(request: Request, exc: ValueError):
         return JSONResponse({"error": _one_line(exc)}, 400)
 
+    @app.exception_handler(_NotTrained)
+    async def not_trained(request: Request, exc: _NotTrained):
+        status = exc.status
+        progress = (f"deal {status['done']:,} of {status['total']:,}" if status["total"]
+                    else "starting")
+        return JSONResponse({"error": f"the opponent model of {status['rules']} "
+                                      f"({status['players']} players) is being trained "
+                                      f"({progress}); ask again when GET /api/rules/train/"
+                                      f"{status['id']} says ready",
+                             "training": status}, 503, headers={"Retry-After": "5"})
+
     @app.exception_handler(RequestValidationError)
     async def bad_body(request: Request, exc: RequestValidationError):
         return JSONResponse({"error": _validation_message(exc)}, 400)
@@ -714,7 +949,7 @@ def create_app(limits: Limits = Limits()) -> FastAPI:
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException):
         detail = exc.detail
-        if exc.status_code == 404:
+        if exc.status_code == 404 and detail == "Not Found":
             detail = f"no such page: {request.url.path}"
         elif exc.status_code == 405:
             detail = f"{request.method} is not allowed on {request.url.path}"
@@ -736,6 +971,7 @@ def create_app(limits: Limits = Limits()) -> FastAPI:
     @app.post("/api/solve", summary="solver.solve(...).to_dict()")
     async def solve(body: SolveRequest, request: Request) -> dict:
         sampling = _solve_sampling(body, limits.max_samples)
+        await _model_ready(state, body)
         answer = await _in_a_worker(state, request, "solve", body.cards, _rules_of(body),
                                     body.cut, seed=body.seed, players=body.players,
                                     top=body.top, **sampling)
@@ -745,6 +981,7 @@ def create_app(limits: Limits = Limits()) -> FastAPI:
 
     @app.post("/api/review", summary="solver.review(...).to_dict()")
     async def review(body: ReviewRequest, request: Request) -> dict:
+        await _model_ready(state, body)
         return await _in_a_worker(state, request, "review", body.cards, body.setting,
                                   _rules_of(body), body.cut,
                                   samples=_samples(body.samples, limits.max_samples,
@@ -762,6 +999,19 @@ def create_app(limits: Limits = Limits()) -> FastAPI:
     @app.post("/api/rules/file", summary="a rule-set file's rule set, as /api/rules gives one")
     async def rules_file(body: RulesFileRequest) -> dict:
         return _rule_set_info(_rule_set_from_text(body.text))
+
+    @app.post("/api/rules/train", summary="the opponent model of a rule set: ready, or its "
+                                          "training (started if not under way) and progress")
+    async def train(body: TrainRequest) -> dict:
+        return await state.trainings.ensure(_rules_of(body), body.players)
+
+    @app.get("/api/rules/train/{id}", summary="a training's progress")
+    async def training(id: str) -> dict:
+        found = state.trainings.by_id.get(id)
+        if found is None:
+            raise HTTPException(404, f"no training {id!r} on this server (POST "
+                                     f"/api/rules/train starts one)")
+        return found.status()
 
     @app.post("/api/match/deal", summary="your hand of a seeded deal (Practice, Match)")
     async def match_deal(body: play.MatchDealRequest) -> dict:
@@ -927,6 +1177,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, max_samples: int = 4000,
             # The work stops first, so that requests at work are answered ("the server
             # is stopping") rather than cancelled mid-way.
             app.state.solver.workers.close()
+            app.state.solver.trainings.close()
             await super().shutdown(sockets)
 
     # (No limit_concurrency: its 503 is plain text; the app's own limit answers in JSON.)

@@ -26,6 +26,7 @@ const state = {
   placed: { front: [], middle: [], back: [] },   // tile ids set into each row
   active: "front",
   busy: false,
+  modelTraining: false,   // the chosen rules file's opponent model is being trained
 };
 
 const $ = (id) => document.getElementById(id);
@@ -123,7 +124,9 @@ async function working(what, request) {
   let compiling = null;
   const show = () => {
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    text.textContent = compiling !== null
+    text.textContent = state.modelTraining
+      ? `waiting for the opponent model's training (above)\u2026 ${seconds} s`
+      : compiling !== null
       ? `compiling the solver's kernels (first run only; cached on disk afterwards): ` +
         `${compiling.toFixed(0)} s so far`
       : `${what}\u2026 ${seconds} s`;
@@ -185,6 +188,9 @@ function chooseRules(name) {
   buildDeck();
   clearHand();
   if (keptHand.length) setHandFromCards(keptHand);
+  $("training").hidden = true;
+  state.modelTraining = false;
+  if (rs.file_text) modelReady().catch((e) => showError(e.message, "rules-file"));
 }
 
 function buildDeck() {
@@ -453,7 +459,10 @@ async function solve() {
   }
   try {
     const request = Object.assign({ cards: handCards().join(" "), top: 5 }, gameOptions());
-    const sol = await working("solving", () => api("/api/solve", request));
+    const sol = await working("solving", async () => {
+      await modelReady();
+      return api("/api/solve", request);
+    });
     showSolution(sol);
     scrollToTop($("result"));
   } catch (e) {
@@ -493,13 +502,17 @@ function showSolution(sol) {
     : `\u00b1 is one standard error over the ${sol.samples} deals that chose the setting.`);
   const odds = [];
   const each = (ps) => ps.map(pct).join(" ");
+  // Scoops or shots, and home runs, where the rule set scores them (the server reads
+  // its fields: /api/rules).
+  const everyone = { 1: "the other player", 2: "both", 3: "all three", 4: "all four" }[players - 1];
+  const homeRun = rs.home_runs_from !== null && players >= rs.home_runs_from;
   if (rs.scoops) {
-    odds.push(`Scoop (lose no row to that opponent): ${each(sol.p_scoop)}`,
-              `scooped: ${each(sol.p_scooped)}`, `home run (scoop all three): ${pct(sol.p_home_run)}`);
+    odds.push(`Scoop (${rs.scoop_means}): ${each(sol.p_scoop)}`, `scooped: ${each(sol.p_scooped)}`);
+    if (homeRun) odds.push(`home run (scoop ${everyone}): ${pct(sol.p_home_run)}`);
   } else if (rs.shots) {
-    odds.push(`Shot (win every row against that opponent): ${each(sol.p_scoop)}`,
+    odds.push(`Shot (${rs.scoop_means}): ${each(sol.p_scoop)}`,
               `shot against you: ${each(sol.p_scooped)}`);
-    if (players === 4) odds.push(`home run (shoot all three): ${pct(sol.p_home_run)}`);
+    if (homeRun) odds.push(`home run (shoot ${everyone}): ${pct(sol.p_home_run)}`);
   }
   if (rs.bonus_hands) odds.push(`bonus units ${signed(sol.bonus_units)} a deal (bonus hands won minus paid)`);
   $("odds").textContent = odds.join(" \u00b7 ");
@@ -603,7 +616,10 @@ async function grade(setting) {
   try {
     const request = Object.assign({ cards: handCards().join(" "), setting },
                                   gameOptions(true));
-    const review = await working("grading your setting", () => api("/api/review", request));
+    const review = await working("grading your setting", async () => {
+      await modelReady();
+      return api("/api/review", request);
+    });
     showReview(review);
     scrollToTop($("review"));
   } catch (e) {
@@ -659,9 +675,12 @@ function showReview(r) {
 // --- a rule-set file of one's own -------------------------------------------------------------------
 // The server reads the file's text (POST /api/rules/file) and describes its rule set as it
 // does the shipped ones; the page then sends the text with every solve, review and deal.
-async function useRulesFile() {
+// fileName: the file's, when it was loaded from one (said with its rule set's name).
+async function useRulesFile(fileName) {
   hideError();
   const text = $("rules-file-text").value;
+  const loaded = $("rules-file-loaded");
+  loaded.hidden = true;
   try {
     const rs = await api("/api/rules/file", { text });
     const shipped = state.ruleSets[rs.name];
@@ -675,6 +694,9 @@ async function useRulesFile() {
     if (!shipped) select.append(new Option(`${rs.name} (your file)`, rs.name));
     select.value = rs.name;
     chooseRules(rs.name);
+    loaded.textContent = `Playing under ${rs.name}` +
+      (typeof fileName === "string" ? ` (from ${fileName})` : "") + `: ${rs.summary}.`;
+    loaded.hidden = false;
   } catch (e) {
     showError(e.message, "rules-file");
   }
@@ -684,7 +706,75 @@ async function loadRulesFile(e) {
   const file = e.target.files[0];
   if (!file) return;
   $("rules-file-text").value = await file.text();
-  await useRulesFile();
+  e.target.value = "";              // (so that loading the same file again reads it again)
+  await useRulesFile(file.name);
+}
+
+// --- the opponent model of a rules file -----------------------------------------------------------
+// A rule set of one's own needs an opponent model, which the server trains by self-play
+// the first time (POST /api/rules/train: minutes, once; kept for every later solve), in a
+// process of its own.  The page shows how far it has got, polling its progress
+// (GET /api/rules/train/{id}), and a solve or review waits for it.
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const TRAINING_POLL = 500;          // milliseconds between looks at the progress
+
+function duration(seconds) {
+  const s = Math.max(1, Math.round(seconds));
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
+}
+
+// status: the server's; players: the table size it was asked for (a model may serve
+// every size, and be trained for the first one asked).
+function showTraining(status, players) {
+  const rs = state.rules;
+  if (!rs || status.rules !== rs.name || players !== Number($("players").value)) {
+    return;                      // (another rule set or table size is chosen by now)
+  }
+  state.modelTraining = status.state === "training";
+  const box = $("training"), bar = $("training-bar"), text = $("training-text");
+  // A model that was there already is not news; one trained just now is.
+  box.hidden = status.state === "ready" && status.message !== "trained now";
+  bar.hidden = status.state !== "training";
+  const model = `the opponent model of ${status.rules} (${players} players)`;
+  if (status.state === "ready") {
+    text.textContent = `Trained ${model} in ${duration(status.seconds)}; ` +
+      `it is kept for every later solve.`;
+  } else if (status.state === "failed") {
+    text.textContent = `Training ${model} failed: ${status.message}.`;
+  } else {
+    const count = (n) => n.toLocaleString("en-US");
+    text.textContent = `No opponent model for ${status.rules} (${players} players) ` +
+      `yet: the server is training one by self-play, once. ` +
+      (status.compiling ? "Compiling the training kernels (first run only)\u2026"
+        : !status.total ? "Starting\u2026"
+        : `Deal ${count(status.done)} of ${count(status.total)}` +
+          (status.remaining === null ? "." : `, about ${duration(status.remaining)} left.`));
+    if (status.total && !status.compiling) {
+      bar.max = status.total;
+      bar.value = status.done;
+    } else {
+      bar.removeAttribute("value");          // (an indeterminate bar: no count yet)
+    }
+  }
+}
+
+// Resolves once the chosen rules file's model (at the chosen table size) is trained,
+// showing the training meanwhile; at once for a shipped rule set.
+async function modelReady() {
+  const rs = state.rules;
+  if (!rs || !rs.file_text) return;
+  const players = Number($("players").value);
+  let status = await api("/api/rules/train",
+                         { rules: rs.name, rules_file: rs.file_text, players });
+  showTraining(status, players);
+  while (status.state === "training") {
+    await sleep(TRAINING_POLL);
+    status = await api(`/api/rules/train/${encodeURIComponent(status.id)}`);
+    showTraining(status, players);
+  }
+  if (status.state === "failed") {
+    throw new Error(`training the opponent model of ${status.rules} failed: ${status.message}`);
+  }
 }
 
 // --- start ------------------------------------------------------------------------------------------
@@ -704,12 +794,17 @@ async function start() {
     return;
   }
   $("rules").addEventListener("change", (e) => chooseRules(e.target.value));
-  $("rules-file-use").addEventListener("click", useRulesFile);
+  $("rules-file-use").addEventListener("click", () => useRulesFile());
   $("rules-file-pick").addEventListener("change", loadRulesFile);
   $("cut").addEventListener("change", () => { markCut(); handChanged(); });
   for (const id of ["players", "samples", "seed"]) {
     $(id).addEventListener("change", () => { $("result").hidden = true; $("review").hidden = true; });
   }
+  $("players").addEventListener("change", () => {      // (another table, maybe another model)
+    $("training").hidden = true;
+    state.modelTraining = false;
+    if (state.rules.file_text) modelReady().catch((e) => showError(e.message, "rules-file"));
+  });
   $("use-text").addEventListener("click", useText);
   // Enter in the paste box takes the text and solves; Enter in the Seed field solves.
   $("hand-text").addEventListener("keydown", async (e) => {
