@@ -10,7 +10,9 @@ every module that needs the rules imports it.
 
 The shipped rule sets are files, ``solver/data/rules/*.toml``, loaded here; their names
 (docs/rules.md#rule-sets): ``joker``, ``bonus``, ``pagat``, ``classic`` (Western scoring,
-also ``classic:western``) with the variants ``classic:eastern`` and ``classic:mandarin``.
+also ``classic:western``) with the variants ``classic:eastern`` and ``classic:mandarin``,
+and the house rule sets ``classic-1-6``, ``two-jokers`` and ``shisanshui``
+(docs/rules.md#house-rule-sets).
 :func:`rule_set` also reads a rule set of one's own from a file.
 """
 from __future__ import annotations
@@ -793,7 +795,7 @@ def rule_set(name: "str | os.PathLike | RuleSet") -> RuleSet:
     >>> rule_set("poker")
     Traceback (most recent call last):
     ...
-    ValueError: unknown rule set 'poker'; valid names: 'bonus', 'classic', 'classic:eastern', 'classic:mandarin', 'classic:western', 'joker', 'pagat' (or a rule-set file, NAME.toml)
+    ValueError: unknown rule set 'poker'; valid names: 'bonus', 'classic', 'classic-1-6', 'classic:eastern', 'classic:mandarin', 'classic:western', 'joker', 'pagat', 'shisanshui', 'two-jokers' (or a rule-set file, NAME.toml)
     """
     if isinstance(name, RuleSet):
         return name

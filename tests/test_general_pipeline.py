@@ -150,7 +150,9 @@ def test_the_warm_up_process_is_told_a_built_in_by_name_and_any_other_rule_set_b
     from solver.rules import RuleSet
     classic = solver.rule_set("classic")
     assert _warmup._told(classic) == "classic"
-    for rules in (CLASSIC_1_6, dataclasses.replace(classic, majority_bonus=2)):
+    assert _warmup._told(CLASSIC_1_6) == "classic-1-6"          # (a shipped house rule set)
+    for rules in (dataclasses.replace(CLASSIC_1_6, scoop_units=2),
+                  dataclasses.replace(classic, majority_bonus=2)):
         told = _warmup._told(rules)
         assert isinstance(told, dict)
         assert RuleSet.from_dict(told).digest == rules.digest

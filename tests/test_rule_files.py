@@ -3,7 +3,6 @@ Python definitions they replaced, a file and what it writes load as the same rul
 and a bad file is one clear error."""
 import dataclasses
 import random
-from pathlib import Path
 from types import MappingProxyType
 
 import pytest
@@ -14,7 +13,6 @@ from solver.rule_file import KEYS, RuleFileError
 from solver.rules import (AUTOMATIC_WINS, CATEGORIES, FRONT_CATEGORIES, ROWS, RULE_SET_NAMES, RuleSet,
                           _bonus_table, builtin_name, cache_name, rule_set)
 
-ROOT = Path(__file__).resolve().parent.parent
 
 # The built-in rule sets as they were written in Python before they became files: the
 # files must load as exactly these (every field, so every answer stays the same).
@@ -87,12 +85,13 @@ def test_each_builtin_is_a_shipped_file_that_loads_as_its_python_definition(name
 
 
 def test_the_registry_is_the_shipped_files_and_its_aliases():
-    assert RULE_SET_NAMES == ('bonus', 'classic', 'classic:eastern', 'classic:mandarin',
-                              'classic:western', 'joker', 'pagat')
+    assert RULE_SET_NAMES == ('bonus', 'classic', 'classic-1-6', 'classic:eastern',
+                              'classic:mandarin', 'classic:western', 'joker', 'pagat',
+                              'shisanshui', 'two-jokers')
     assert rule_set("classic:western") is rule_set("classic")
     assert rule_set(" Classic ") is rule_set("classic")        # as before: case, spaces
     assert sorted(p.stem for p in rules.RULES_DIR.glob("*.toml")) == sorted(
-        n.replace(":", "-") for n in PYTHON_DEFINITIONS)
+        n.replace(":", "-") for n in [*PYTHON_DEFINITIONS, *HOUSE_RULE_SETS])
 
 
 @pytest.mark.parametrize("name", RULE_SET_NAMES)
@@ -335,13 +334,20 @@ def test_a_home_run_multiplies_as_a_shot_unless_the_file_says_more(tmp_path):
                      samples=10)
 
 
-# --- the three house rule sets' files (docs/examples/rules/, not yet in the registry) ---
+# --- the three house rule sets, shipped beside the six (docs/rules.md#house-rule-sets) ---
 
-EXAMPLES = ROOT / "docs" / "examples" / "rules"
 HOUSE_COMMON = dict(spade_copies=1, cut_card=False, cards_dealt=13, seats=(2, 3, 4),
                     deal_all_unseen=True, row_points=(1, 1, 1), scoop="all_rows_won",
                     front_trips_points=0, majority_bonus=0, home_run_units=0,
                     foul_loses_rows=True, foul_penalty=0)
+# shisanshui's special hands: the units of the common 十三水 table, and strengths in its
+# order, strongest first (docs/rules.md#special-hands), so three flushes beat three
+# straights though both are worth 3.
+SHISANSHUI_TABLE = (("suited_dragon", 108), ("dragon", 36), ("twelve_royals", 24),
+                    ("three_straight_flushes", 22), ("three_quads", 20), ("all_big", 15),
+                    ("all_small", 12), ("all_one_colour", 10), ("four_trips", 6),
+                    ("five_pairs_and_trips", 5), ("six_pairs", 4), ("three_flushes", 3),
+                    ("three_straights", 3))
 HOUSE_RULE_SETS = {
     "classic-1-6": RuleSet(name="classic-1-6", jokers=0, scoop_units=3, **HOUSE_COMMON),
     "two-jokers": RuleSet(
@@ -360,22 +366,33 @@ HOUSE_RULE_SETS = {
             ("front", "trips"): 3, ("middle", "full_house"): 2, ("middle", "quads"): 8,
             ("middle", "straight_flush"): 10, ("back", "quads"): 4,
             ("back", "straight_flush"): 5,
-        }), **HOUSE_COMMON),
+        }),
+        automatic_wins=MappingProxyType(dict(SHISANSHUI_TABLE)),
+        automatic_wins_declared=True,
+        automatic_win_strength=MappingProxyType(
+            {name: len(SHISANSHUI_TABLE) - i for i, (name, _) in enumerate(SHISANSHUI_TABLE)}),
+        **HOUSE_COMMON),
 }
 
 
 @pytest.mark.parametrize("name", sorted(HOUSE_RULE_SETS))
-def test_the_house_rule_set_files_load_into_their_fields(name):
-    loaded = rule_set(EXAMPLES / f"{name}.toml")
+def test_the_house_rule_sets_are_shipped_files_with_their_fields(name):
+    path = rules.RULES_DIR / f"{name}.toml"
+    loaded = rule_set(path)
     assert fields(loaded) == fields(HOUSE_RULE_SETS[name])
-    assert not loaded.automatic_wins and builtin_name(loaded) is None
-    assert name not in RULE_SET_NAMES            # (registered once their kernel exists)
-    assert rule_set(EXAMPLES / f"{name}.toml").to_toml() == loaded.to_toml()
+    assert rule_set(name) == loaded and builtin_name(loaded) == name
+    assert cache_name(loaded) == name
+    assert loaded.scheme == rules.SCHEME_GENERAL
+    assert path.read_text(encoding="utf-8").startswith(f"# {name}")     # says what it is
 
 
-def test_shisanshui_says_why_it_has_no_special_hands_yet():
-    text = (EXAMPLES / "shisanshui.toml").read_text(encoding="utf-8")
-    assert "[automatic_wins]" in text and "\n[automatic_wins]" not in text
+def test_shisanshui_plays_every_special_hand_declared_by_the_tables_order():
+    rs = rule_set("shisanshui")
+    assert set(rs.automatic_wins) == set(AUTOMATIC_WINS) and rs.automatic_wins_declared
+    assert rs.automatic_win_order() == tuple(name for name, _ in SHISANSHUI_TABLE)
+    strength = rs.automatic_win_strengths()
+    assert strength["three_flushes"] > strength["three_straights"]
+    assert rs.automatic_wins["three_flushes"] == rs.automatic_wins["three_straights"] == 3
 
 
 def test_every_field_of_a_rule_set_has_its_key_in_the_file_format():
