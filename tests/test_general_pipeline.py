@@ -164,7 +164,7 @@ HAND = "As Ad Kh Kd Qs Qc Js Th 9h 8c 7d 6s 2h"
 
 @pytest.mark.parametrize("rules, players", [(CLASSIC_1_6, 3), (MIXED, 4)],
                          ids=["classic-1-6", "mixed"])
-def test_solve_quick_set_review_settle_on_a_general_rule_set(rules, players, monkeypatch):
+def test_solve_quick_set_review_settle_on_a_general_rule_set(rules, players):
     trained = _trained(rules, players)
     sol = solver.solve(HAND, rules, players=players, policy=trained, samples=200, seed=3)
     rows = (sol.front, sol.middle, sol.back)
@@ -180,13 +180,12 @@ def test_solve_quick_set_review_settle_on_a_general_rule_set(rules, players, mon
     assert review.ev == pytest.approx(review.best_ev, abs=1e-9)
     quick = solver.quick_set(HAND, rules, players=players, policy=trained)
     assert solver.is_legal(*quick[:3], rules)
-    # The text shows the scoops and home runs where the rules score them.  (The rule
-    # set has no registry name, so the display is handed it directly.)
-    from solver import display
-    monkeypatch.setattr(display, "rule_set", lambda name: rules)
+    # The text shows the scoops (shots, where they multiply) and home runs where the
+    # rules score them.
     text = str(sol)
     assert ("home run" in text) == (rules is MIXED)
-    assert ("scoop " in text) == (rules.scoop_units > 0)
+    assert ("shot " in text) == (rules.shot_multiplier > 1)
+    assert ("scoop " in text) == (rules.scoop_units > 0 and rules.shot_multiplier == 1)
     # sbf opponents work without any model.
     assert solver.solve(HAND, rules, players=players, policy="sbf", samples=50).candidates > 1
 
