@@ -296,7 +296,7 @@ def automatic_win_kind(codes):
 def kind_order(rules: RuleSet) -> np.ndarray:
     """The rule set's special hands as ``KIND_*`` codes, strongest first (then the most
     units, then the catalogue's order): the order :func:`best_kind` tries them in, so a
-    hand is named by its strongest special.  (Cached: do not change the array.)
+    hand is named by its strongest special.
 
     >>> [KIND_NAMES[k] for k in kind_order(rule_set("classic"))]
     ['dragon', 'six_pairs', 'three_flushes', 'three_straights']

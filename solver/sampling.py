@@ -376,8 +376,9 @@ def sampled_opponents(hand: Hand, samples: int, seed: int, policy) -> Opponents:
         auto = np.zeros(hands.shape[:2], np.int8)
         if rs.automatic_wins and not rs.automatic_wins_declared:
             # Specials count however the policy set them: a hand holding one is it.
+            order = kind_order(rs)
             for s, j in np.ndindex(*hands.shape[:2]):
-                auto[s, j] = best_kind(hands[s, j], kind_order(rs))
+                auto[s, j] = best_kind(hands[s, j], order)
             fouled &= auto == 0
     return Opponents(vals, fouled, auto)
 
