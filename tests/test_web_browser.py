@@ -8,6 +8,7 @@ nothing is wider than the screen, that Enter solves and the answer is scrolled i
 that the paste box takes every notation (emoji suits, no separators), and saves
 ``SOLVER_SCREENSHOT_PHONE=path`` (``docs/study-page-phone.png``).  Skipped, saying why,
 where Chromium or Playwright is missing; ``.ci/run`` installs Chromium, so CI runs it."""
+import contextlib
 import os
 import shutil
 import sys
@@ -42,22 +43,33 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-sync"]
 
 
-@pytest.fixture(scope="module")
-def page():
+@contextlib.contextmanager
+def study_page(viewport=(1200, 900)):
+    """The study page served on a free loopback port, open in a fresh headless Chromium
+    of ``viewport`` (width, height), its deck drawn; ``tab.problems`` collects the page's
+    console errors and uncaught exceptions."""
     chromium = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
     with load_server.serving() as url, sync_api.sync_playwright() as playwright, \
             tempfile.TemporaryDirectory() as profile:
         browser = playwright.chromium.launch_persistent_context(
             profile, executable_path=chromium, headless=True, args=CHROMIUM_ARGS,
-            viewport={"width": 1200, "height": 900})
+            viewport={"width": viewport[0], "height": viewport[1]})
         tab = browser.new_page()
         tab.problems = []
         tab.on("console", lambda m: m.type == "error" and tab.problems.append(m.text))
         tab.on("pageerror", lambda e: tab.problems.append(str(e)))
         tab.goto(url)
         tab.wait_for_selector("#deck button.card")
+        try:
+            yield tab
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="module")
+def page():
+    with study_page() as tab:
         yield tab
-        browser.close()
 
 
 def _shown_rows(tab, container):

@@ -8,13 +8,12 @@ picture of the progress there (``docs/training-progress.png`` was made so).
 The server and its worker processes train a small preset (tests/training_hook)."""
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_web_browser import CHROMIUM, CHROMIUM_ARGS, load_server, sync_api  # noqa: E402
+from test_web_browser import study_page  # noqa: E402
 from test_web_training import HOOK  # noqa: E402
 
 import solver  # noqa: E402
@@ -35,19 +34,8 @@ def page(tmp_path_factory):
             [str(HOOK)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
         patch.setenv("SOLVER_CACHE_DIR", str(cache))
         patch.setitem(training.PRESETS, "default", training.Preset(*PRESET))
-        with load_server.serving() as url, sync_api.sync_playwright() as playwright, \
-                tempfile.TemporaryDirectory() as profile:
-            browser = playwright.chromium.launch_persistent_context(
-                profile, executable_path=CHROMIUM if os.path.exists(CHROMIUM) else "chromium",
-                headless=True, args=CHROMIUM_ARGS, viewport={"width": 1000, "height": 700})
-            tab = browser.new_page()
-            tab.problems = []
-            tab.on("console", lambda m: m.type == "error" and tab.problems.append(m.text))
-            tab.on("pageerror", lambda e: tab.problems.append(str(e)))
-            tab.goto(url)
-            tab.wait_for_selector("#deck button.card")
+        with study_page(viewport=(1000, 700)) as tab:
             yield tab
-            browser.close()
 
 
 def test_a_new_rules_file_shows_its_training_then_solves(page):
