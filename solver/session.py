@@ -70,6 +70,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence
 import numpy as np
 
 from ._checks import check_int, is_int
+from ._inputs import BATCH_FILE_BYTES, LineTooLong, lines, open_regular
 from ._session_html import hand_name, report_html
 from .batch import _check_backend, _cores, _map, _slots
 from .cards import FIRST_JOKER, code_rank, format_cards, parse_codes
@@ -532,18 +533,17 @@ def _hand_text(cards) -> str:
 
 # --- reading the hand history -------------------------------------------------------------------
 def _records(hands_or_path) -> tuple[str, list, list]:
-    """(source, [(where, line, fields)], [Skipped]) of a file or a sequence of mappings."""
+    """(source, [(where, line, fields)], [Skipped]) of a file or a sequence of mappings.
+    A file named by its path must be a regular file of at most BATCH_FILE_BYTES; an open
+    file is read no further than that; either is read a line at a time, a line longer
+    than LINE_BYTES skipped as that line's error (solver._inputs)."""
     if isinstance(hands_or_path, (str, os.PathLike)):
-        path = Path(hands_or_path)
-        with open(path, "rb") as f:
-            data = f.read()
-        return (str(hands_or_path),) + _read_history(data, str(hands_or_path),
-                                                    _format_of(path, data))
-    if callable(getattr(hands_or_path, "read", None)):
-        data = hands_or_path.read()
-        data = data.encode() if isinstance(data, str) else data
+        source = str(hands_or_path)
+        with open_regular(hands_or_path, "hand history", BATCH_FILE_BYTES) as f:
+            return (source,) + _read_history(f, source, Path(hands_or_path))
+    if callable(getattr(hands_or_path, "readline", None)):
         source = str(getattr(hands_or_path, "name", None) or "hands")
-        return (source,) + _read_history(data, source, _format_of(Path(source), data))
+        return (source,) + _read_history(hands_or_path, source, Path(source))
     if isinstance(hands_or_path, bytes) or not isinstance(hands_or_path, Iterable):
         raise ValueError(f"hands_or_path must be a file's path or a sequence of hands "
                          f"(mappings with the keys {', '.join(KEYS)}), not "
@@ -561,25 +561,30 @@ def _records(hands_or_path) -> tuple[str, list, list]:
     return "hands", records, skipped
 
 
-def _format_of(path: Path, data: bytes) -> str:
+def _format_of(path: Path, texts: list[str]) -> str:
     suffix = path.suffix.lower()
     if suffix in CSV_SUFFIXES:
         return "csv"
     if suffix in JSON_SUFFIXES:
         return "jsonl"
-    for line in data.splitlines():
+    for line in texts:
         text = line.strip()
-        if text and not text.startswith(b"#"):
-            return "jsonl" if text.startswith(b"{") else "csv"
+        if text and not text.startswith("#"):
+            return "jsonl" if text.startswith("{") else "csv"
     return "jsonl"
 
 
-def _read_history(data: bytes, source: str, form: str) -> tuple[list, list]:
-    """([(where, line, fields)], [Skipped]) of a hand history's bytes, ``form``
-    ``"jsonl"`` or ``"csv"``: each line's keys checked (not yet against its hand)."""
+def _read_history(stream, source: str, path: Path) -> tuple[list, list]:
+    """([(where, line, fields)], [Skipped]) of a hand history read from ``stream`` (JSON
+    lines or CSV, as its name ``path`` or its first line says): each line's keys checked
+    (not yet against its hand)."""
     records, skipped = [], []
-    texts = []                        # each line as text ("" where it is not UTF-8)
-    for number, raw in enumerate(data.splitlines(keepends=True), 1):
+    texts = []                        # each line as text ("\n" where it cannot be one)
+    for number, raw in enumerate(lines(stream, source=source, total=BATCH_FILE_BYTES), 1):
+        if isinstance(raw, LineTooLong):
+            skipped.append(Skipped(f"{source} line {number}", number, str(raw)))
+            texts.append("\n")
+            continue
         try:
             texts.append(raw.decode("utf-8"))
         except UnicodeDecodeError as e:
@@ -589,6 +594,7 @@ def _read_history(data: bytes, source: str, form: str) -> tuple[list, list]:
             texts.append("\n")
     if texts and texts[0].startswith("\ufeff"):      # a byte-order mark
         texts[0] = texts[0][1:]
+    form = _format_of(path, texts)
     rows = _jsonl_rows(texts) if form == "jsonl" else _csv_rows(texts, source)
     for number, fields in rows:
         where = f"{source} line {number}"
@@ -598,6 +604,7 @@ def _read_history(data: bytes, source: str, form: str) -> tuple[list, list]:
             records.append((where, number, _checked_fields(fields, loose=False)))
         except ValueError as e:
             skipped.append(Skipped(where, number, str(e)))
+    skipped.sort(key=lambda s: s.line)
     return records, skipped
 
 
@@ -614,6 +621,9 @@ def _jsonl_rows(texts: list[str]):
             fields = json.loads(text.rstrip())        # (a column on this line)
         except json.JSONDecodeError as e:
             yield number, ValueError(f"not JSON: {e.msg} at column {e.colno}")
+            continue
+        except RecursionError:
+            yield number, ValueError("not a hand: JSON nested too deeply")
             continue
         if not isinstance(fields, dict):
             yield number, ValueError(f"a line is one JSON object ({{\"cards\": ..., "
