@@ -39,8 +39,7 @@ def size_text(n: int) -> str:
     """
     for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if n >= size:
-            value = n / size
-            return f"{value:.0f} {unit}" if value == int(value) else f"{value:.1f} {unit}"
+            return f"{n / size:.1f}".rstrip("0").rstrip(".") + f" {unit}"
     return f"{n} bytes"
 
 

@@ -60,6 +60,7 @@ import dataclasses
 import io
 import json
 import math
+import reprlib
 import os
 import warnings
 from collections import Counter
@@ -442,8 +443,10 @@ def review_many(hands_or_path, *, rules: "str | RuleSet | None" = None,
 
     A line that cannot be graded is a :class:`Skipped` in the report, not an error; a
     bad argument (``rules``, ``samples``, ...) or a file that cannot be read at all (no
-    such file, a CSV header naming an unknown column) is a ``ValueError`` (``OSError``
-    for the file) before any work starts.  See :class:`SessionReport` for what comes back.
+    such file -- also a ``FileNotFoundError`` --, a directory, a FIFO or a device, a file
+    over BATCH_FILE_BYTES, a CSV header naming an unknown column) is a ``ValueError``
+    before any work starts; a line longer than LINE_BYTES is skipped as that line's
+    error (solver._inputs).  See :class:`SessionReport` for what comes back.
     """
     samples = check_int("samples", samples, 2)
     seed = check_int("seed", seed, 0)
@@ -554,7 +557,7 @@ def _records(hands_or_path) -> tuple[str, list, list]:
         try:
             if not isinstance(item, Mapping):
                 raise ValueError(f"a hand is a mapping with the keys {', '.join(KEYS)}, not "
-                                 f"{item!r}")
+                                 f"{_shown(item)}")
             records.append((where, i, _checked_fields(dict(item), loose=True)))
         except ValueError as e:
             skipped.append(Skipped(where, i, str(e)))
@@ -645,9 +648,9 @@ def _csv_rows(texts: list[str], source: str):
             missing = [k for k in REQUIRED_KEYS if k not in header]
             repeated = [c for c, n in Counter(header).items() if n > 1]
             if unknown or missing or repeated:
-                what = (f"unknown column {unknown[0]!r}" if unknown else
-                        f"no column {missing[0]!r}" if missing else
-                        f"the column {repeated[0]!r} twice")
+                what = (f"unknown column {_shown(unknown[0])}" if unknown else
+                        f"no column {_shown(missing[0])}" if missing else
+                        f"the column {_shown(repeated[0])} twice")
                 raise ValueError(f"{source} line {number}: the header row names the "
                                  f"columns ({', '.join(KEYS)}; cards and setting "
                                  f"required): {what}")
@@ -659,32 +662,40 @@ def _csv_rows(texts: list[str], source: str):
         yield number, {k: v.strip() for k, v in zip(header, row) if v.strip()}
 
 
+# A line's value in a message: its repr, cut short (a line may be 64 KiB, or JSON nested
+# hundreds deep), so that a message stays one short line.
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 60
+_SHORT.maxlevel = 3
+_shown = _SHORT.repr
+
+
 def _checked_fields(fields: dict, *, loose: bool) -> dict:
     """A line's keys, checked: the required ones there, no unknown one, each of the
     right type (``players`` read from a CSV cell's text).  ``loose``: a Python
     sequence's item, whose ``rules`` may be a RuleSet and ``cut`` a card code."""
     unknown = [k for k in fields if k not in KEYS]
     if unknown:
-        raise ValueError(f"unknown key {unknown[0]!r} (the keys: {', '.join(KEYS)})")
+        raise ValueError(f"unknown key {_shown(unknown[0])} (the keys: {', '.join(KEYS)})")
     for key in REQUIRED_KEYS:
         if key not in fields:
             raise ValueError(f"no {key!r}: a hand gives its 'cards' and your 'setting'")
     for key in ("cards", "setting"):
         if not isinstance(fields[key], str) or not fields[key].strip():
-            raise ValueError(f"{key} must be a text, not {fields[key]!r}")
+            raise ValueError(f"{key} must be a text, not {_shown(fields[key])}")
     if "rules" in fields and not (isinstance(fields["rules"], str)
                                   or loose and isinstance(fields["rules"], RuleSet)):
-        raise ValueError(f"rules must be a rule set's name, not {fields['rules']!r}")
+        raise ValueError(f"rules must be a rule set's name, not {_shown(fields['rules'])}")
     if "cut" in fields and not (isinstance(fields["cut"], str) or loose
                                 and is_int(fields["cut"])):
-        raise ValueError(f"cut must be a card, not {fields['cut']!r}")
+        raise ValueError(f"cut must be a card, not {_shown(fields['cut'])}")
     if "players" in fields:
         players = fields["players"]
         if isinstance(players, str) and players.strip().isdigit():
             players = int(players)
         fields["players"] = check_int("players", players, 1)
     if "id" in fields and not (isinstance(fields["id"], str) or is_int(fields["id"])):
-        raise ValueError(f"id must be a text or an integer, not {fields['id']!r}")
+        raise ValueError(f"id must be a text or an integer, not {_shown(fields['id'])}")
     if "id" in fields and is_int(fields["id"]):
         fields["id"] = int(fields["id"])
     return fields
