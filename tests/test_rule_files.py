@@ -9,7 +9,7 @@ import pytest
 
 import solver
 from solver import rules
-from solver.rule_file import KEYS, RuleFileError
+from solver.rule_file import KEYS, RuleFileError, write as write_toml
 from solver.rules import (AUTOMATIC_WINS, CATEGORIES, FRONT_CATEGORIES, ROWS, RULE_SET_NAMES, RuleSet,
                           _bonus_table, builtin_name, cache_name, rule_set)
 
@@ -432,3 +432,135 @@ def test_every_field_of_a_rule_set_has_its_key_in_the_file_format():
                                                     "three_flushes": 1, "three_straights": 1})]:
         changed = dataclasses.replace(base, **{name: value})
         assert RuleSet.from_toml(changed.to_toml()) == changed, name
+
+
+# --- every key: its section, its range, the file's names ------------------------------------
+def _example(key) -> object:
+    """A value of the key's type, for putting it where it does not belong."""
+    return {"boolean": True, "string": "x"}.get(key.type, 1 if key.bounds else "add")
+
+
+WRONG_PLACES = [(k, elsewhere) for k in KEYS if not k.name.isupper() and "." not in k.name
+                for elsewhere in ["", *rules.SECTIONS] if elsewhere != k.section]
+
+
+@pytest.mark.parametrize("key, elsewhere", WRONG_PLACES,
+                         ids=[f"{k.path}-in-{e or 'top'}" for k, e in WRONG_PLACES])
+def test_a_key_in_the_wrong_section_is_refused_with_the_section_it_belongs_in(key, elsewhere):
+    value = _example(key)
+    data = {"name": "x", key.name: value} if not elsewhere else \
+        {"name": "x", elsewhere: {key.name: value}}
+    with pytest.raises(RuleFileError) as caught:
+        RuleSet.from_dict(data)
+    home = f"in [{key.section}]" if key.section else "at the top of the file"
+    where = f"[{elsewhere}] {key.name}" if elsewhere else key.name
+    assert str(caught.value).startswith(f"{where} = ") and home in str(caught.value)
+
+
+@pytest.mark.parametrize("tables, where, home", [
+    ({"deck": {"front": {"trips": 3}}}, "[deck] front", "[royalties]"),
+    ({"scoring": {"dragon": 13}}, "[scoring] dragon", "[automatic_wins]"),
+    ({"fouls": {"strength": {"dragon": 1}}}, "[fouls] strength", "[automatic_wins]"),
+    ({"automatic_wins": {"mode": "add"}}, "[automatic_wins] mode", "[royalties]"),
+    ({"royalties": {"trips": 3}}, "[royalties] trips", "front.trips, middle.trips"),
+])
+def test_tables_of_names_in_the_wrong_section_are_refused_with_their_home(tables, where, home):
+    with pytest.raises(RuleFileError) as caught:
+        RuleSet.from_dict({"name": "x", **tables})
+    assert str(caught.value).startswith(where) and home in str(caught.value)
+
+
+def _set(data: dict, key, value) -> dict:
+    """``data`` with ``key`` (a KEYS entry; a table's entry: its first name) at ``value``."""
+    data = {s: dict(t) if isinstance(t, dict) else t for s, t in data.items()}
+    table = data.setdefault(key.section, {})
+    if key.name == "ROW.CATEGORY":
+        table["back"] = {"quads": value}
+    elif key.name == "NAME":
+        table["dragon"] = value
+    elif key.name == "strength.NAME":
+        table.update(dragon=13, strength={"dragon": value})
+    elif key.name in ("row_points", "seats"):
+        table[key.name] = [value] * (3 if key.name == "row_points" else 1)
+    else:
+        table[key.name] = value
+    if key.path == "fouls.penalty" and value:
+        table["rule"] = "penalty"
+    if key.path == "scoring.home_run_min_seats":
+        data["deal"] = {"seats": [2, 3, 4, 5]}
+    if key.section == "automatic_wins":          # (the plain pack only)
+        data["deck"] = {}
+    return data
+
+
+RANGED = [k for k in KEYS if k.bounds]
+
+
+@pytest.mark.parametrize("key", RANGED, ids=lambda k: k.path)
+def test_every_number_outside_its_range_is_one_line_naming_file_key_value_and_range(
+        key, tmp_path):
+    """The range is the layout's (KEYS: one place, the reference page's value column);
+    each end loads where the rest of the file allows it, one past it never does, nor a
+    number far beyond (the issue's 3,000,000,000) or beyond 64 bits."""
+    low, high = key.bounds
+    base = {"name": "x", "deck": {"extra_spades": True}, "deal": {"seats": [2, 3]},
+            "scoring": {"home_run_multiplier": 10}}
+    for end in (low, high):
+        RuleSet.from_dict(_set(base, key, end))
+    path = tmp_path / "house.toml"
+    for value in (low - 1, high + 1, 3_000_000_000, 2 ** 64):
+        path.write_text(write_toml((), _set(base, key, value)))
+        with pytest.raises(RuleFileError) as caught:
+            rule_set(path)
+        message = str(caught.value)
+        assert "\n" not in message and message.startswith(f"{path}: [{key.section}] ")
+        assert f"from {low} to {high}" in message and str(value) in message
+
+
+@pytest.mark.parametrize("mode", ["add", "replace"])
+def test_a_royalty_of_0_is_refused_not_dropped(mode):
+    """Kept, a royalty of 0 would be the same as none where royalties add, and where they
+    replace the row's points a won row scoring 0, less than a weaker row: a file the
+    solver could not search (docs/rule-files.md#a-royalty-of-0).  So it is refused, and
+    a file's royalties come back from rules show as they were written."""
+    tables = {"name": "x", "royalties": {"mode": mode, "middle": {"pair": 0, "trips": 2}}}
+    with pytest.raises(RuleFileError, match=r"^\[royalties\] middle\.pair = 0: must be from 1 "
+                                            r"to 1000; a category left out has no royalty"):
+        RuleSet.from_dict(tables)
+    del tables["royalties"]["middle"]["pair"]
+    rs = RuleSet.from_dict(tables)
+    assert RuleSet.from_toml(rs.to_toml()).to_dict()["royalties"]["middle"] == {"trips": 2}
+
+
+# The RuleSet's field names that are not the file's: never in a message about a file.
+INTERNAL_NAMES = ("spade_copies", "cards_dealt", "row_bonus", "bonus_mode", "bonus_paid",
+                  "bonus_multiplied", "foul_penalty", "foul_loses_rows",
+                  "automatic_wins_declared", "automatic_win_strength", "deal.", "deck.",
+                  "scoring.", "royalties.", "fouls.", "automatic_wins.")
+BAD_VALUES = [None, -1, 0, 1, 5, 18, 10 ** 20, 2.5, True, "x", "", [], [6], [1, 2, 3, 4],
+              [[1]], {}, {"a": 1}, {"trips": 0}, {"dragon": 1}]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_any_bad_value_anywhere_is_one_rule_file_error_in_the_files_words(seed):
+    """Random files with one key (or a table's name) set to a random wrong value: a
+    RuleFileError (no other exception) whose line names keys as the file does, never a
+    RuleSet field; the RuleSet's own checks, after the loader's, are never what speaks."""
+    rng = random.Random(seed)
+    places = ([(k.section, k.name) for k in KEYS if not k.name.isupper() and "." not in k.name]
+              + [("royalties", "front"), ("royalties", "back"), ("automatic_wins", "dragon"),
+                 ("automatic_wins", "strength"), ("", "deck"), ("", "automatic_wins")])
+    for _ in range(150):
+        d = solvable_rule_dict(rng)
+        section, name = rng.choice(places)
+        value = rng.choice(BAD_VALUES)
+        if section:
+            if not isinstance(d.get(section), dict):
+                d[section] = {}
+            d[section][name] = value
+        else:
+            d[name] = value
+        try:
+            RuleSet.from_dict(d)
+        except RuleFileError as e:
+            assert "\n" not in str(e) and not any(n in str(e) for n in INTERNAL_NAMES), str(e)
