@@ -2,8 +2,8 @@
 ``tomllib`` and written by hand, so the format costs no dependency.
 
 This module knows the file's layout -- its sections, their keys, what each key means, its
-default and the range of its numbers -- and the TOML syntax; :mod:`solver.rules` knows what the values mean (the
-ladder's categories, the scoring rules) and turns a file into a
+default and the range of its numbers -- and the TOML syntax; :mod:`solver.rules` knows
+what the values mean (the ladder's categories, the scoring rules) and turns a file into a
 :class:`solver.rules.RuleSet` (``RuleSet.from_file``, ``RuleSet.from_dict``,
 ``RuleSet.to_toml``).  It imports no other module of the package: the registry in
 :mod:`solver.rules` reads the shipped files through it.
@@ -67,7 +67,9 @@ class Key:
     @property
     def kind(self) -> str:
         """The value as the reference page gives it: its type, then its range."""
-        return self.type if self.bounds is None else f"{self.type} {self.bounds[0]}-{self.bounds[1]}"
+        if self.bounds is None:
+            return self.type
+        return f"{self.type} {self.bounds[0]}-{self.bounds[1]}"
 
 
 # The layout, in the order a file is written.  Royalty and automatic-win keys are tables
