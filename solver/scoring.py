@@ -135,6 +135,7 @@ def scoring_params(rules: RuleSet) -> np.ndarray:
 DEAL_UNITS_LIMIT = 1 << 19
 
 
+@functools.lru_cache(maxsize=64)      # (scoring_params asks it on every solve)
 def deal_units_bound(rules: RuleSet) -> int:
     """At least the units any seat can win or pay in one deal of ``rules`` at its
     largest table (every scheme; any RuleSet, negative counts included): each other
