@@ -29,7 +29,7 @@ from typing import Mapping, NamedTuple
 
 from ._inputs import RULE_FILE_BYTES, read_text
 from .rule_file import (AUTOMATIC_WIN_SETTINGS, KEYS, NO_VALUE, SECTIONS, RuleFileError, bounds,
-                        nearest, shown_value)
+                        file_key, nearest, shown_value)
 from .rule_file import read as read_toml, write as write_toml
 
 # ---------------------------------------------------------------------------------------
@@ -549,11 +549,28 @@ def front_premise_failure(rs: RuleSet) -> "Premise | None":
     return None
 
 
-# The file keys of the scoring fields that count units, for a message.
-_COUNT_KEYS = {"row_points": "scoring.row_points",
-               "front_trips_points": "scoring.front_trips_points",
-               "majority_bonus": "scoring.majority_bonus", "scoop_units": "scoring.scoop_units",
-               "home_run_units": "scoring.home_run_units", "foul_penalty": "fouls.penalty"}
+# The file key (its dotted path; solver.rule_file.KEYS) that sets each RuleSet field, so
+# that a message about a file names the key it wrote, never the field.
+FIELD_KEYS: Mapping[str, str] = MappingProxyType({
+    "name": "name", "spade_copies": "deck.extra_spades", "jokers": "deck.jokers",
+    "cut_card": "deck.cut_card", "cards_dealt": "deal.cards", "seats": "deal.seats",
+    "deal_all_unseen": "deal.deal_all_unseen", "row_points": "scoring.row_points",
+    "front_trips_points": "scoring.front_trips_points",
+    "majority_bonus": "scoring.majority_bonus", "scoop": "scoring.scoop",
+    "scoop_units": "scoring.scoop_units", "shot_multiplier": "scoring.shot_multiplier",
+    "home_run_units": "scoring.home_run_units",
+    "home_run_multiplier": "scoring.home_run_multiplier",
+    "home_run_min_seats": "scoring.home_run_min_seats", "row_bonus": "royalties",
+    "bonus_mode": "royalties.mode", "bonus_paid": "royalties.paid",
+    "bonus_multiplied": "royalties.multiplied", "foul_penalty": "fouls.penalty",
+    "foul_loses_rows": "fouls.rule", "automatic_wins": "automatic_wins",
+    "automatic_wins_declared": "automatic_wins.declared",
+    "automatic_win_strength": "automatic_wins.strength",
+})
+
+# The fields that count units (never negative, for the search's premise).
+_COUNT_FIELDS = ("row_points", "front_trips_points", "majority_bonus", "scoop_units",
+                 "home_run_units", "foul_penalty")
 
 
 def dominance_premise_failure(rs: RuleSet) -> "Premise | None":
@@ -566,10 +583,10 @@ def dominance_premise_failure(rs: RuleSet) -> "Premise | None":
     also is."""
     if rs.scheme != SCHEME_GENERAL:
         return None
-    for name, key in _COUNT_KEYS.items():
+    for name in _COUNT_FIELDS:
         value = getattr(rs, name)
         if min(value if isinstance(value, tuple) else (value,)) < 0:
-            return Premise(key, value, "a negative number of units")
+            return Premise(FIELD_KEYS[name], value, "a negative number of units")
     if any(u < 0 for row in rs.row_bonus for u in row):
         return Premise("royalties", NO_VALUE, "a negative number of units")
     for name in ("shot_multiplier", "home_run_multiplier"):
@@ -697,18 +714,39 @@ def _rule_set_from_dict(data: Mapping, source: str = "", default_name: "str | No
         raise RuleFileError(source, f"automatic_wins.{first}", automatic_wins[first],
                             "automatic wins need 13 cards dealt from the plain 52-card pack "
                             "([deck] extra_spades = false and jokers = 0, [deal] cards = 13)")
-    rs = RuleSet(name=name, spade_copies=spade_copies, jokers=jokers, cut_card=cut_card,
-                 cards_dealt=cards, seats=seats, deal_all_unseen=deal_all_unseen,
-                 row_points=row_points, **scoring, row_bonus=row_bonus, **royalties,
-                 foul_penalty=penalty, foul_loses_rows=rule == FOUL_LOSES_ROWS,
-                 automatic_wins=MappingProxyType(automatic_wins),
-                 automatic_wins_declared=declared,
-                 automatic_win_strength=MappingProxyType(strength))
-    # (Every rule RuleSet checks is checked above, in the file's words.)
+    try:
+        rs = RuleSet(name=name, spade_copies=spade_copies, jokers=jokers, cut_card=cut_card,
+                     cards_dealt=cards, seats=seats, deal_all_unseen=deal_all_unseen,
+                     row_points=row_points, **scoring, row_bonus=row_bonus, **royalties,
+                     foul_penalty=penalty, foul_loses_rows=rule == FOUL_LOSES_ROWS,
+                     automatic_wins=MappingProxyType(automatic_wins),
+                     automatic_wins_declared=declared,
+                     automatic_win_strength=MappingProxyType(strength))
+    except ValueError as e:
+        # Every rule RuleSet checks is checked above, in the file's words; should a rule
+        # reach RuleSet unchecked (a key added without its check), its message still
+        # names the file's keys, not RuleSet's fields.
+        raise RuleFileError(source, "", NO_VALUE, in_file_words(str(e))) from None
     failure = front_premise_failure(rs) or dominance_premise_failure(rs)
     if failure is not None:
         raise RuleFileError(source, failure.key, failure.value, failure.reason)
     return rs
+
+
+# The fields whose names are not the file's (a file's ``jokers`` is the field jokers).
+_FIELD_NAME = re.compile(r"\b(" + "|".join(
+    sorted((f for f, key in FIELD_KEYS.items() if key.rpartition(".")[2] != f),
+           key=len, reverse=True)) + r")\b")
+
+
+def in_file_words(message: str) -> str:
+    """``message`` (about a :class:`RuleSet`) with each field name that is not the
+    file's replaced by the file key that sets it.
+
+    >>> in_file_words("cards_dealt must be 13..17, not 12")
+    '[deal] cards must be 13..17, not 12'
+    """
+    return _FIELD_NAME.sub(lambda m: file_key(FIELD_KEYS[m.group(1)]), message)
 
 
 # The section each key of the layout belongs in, by name ("": the top of the file), for
@@ -768,6 +806,9 @@ class _FileReader:
                     reason = (f"unknown key in [{section}]; it belongs "
                               + (f"in [{home}]" if home else "at the top of the file, "
                                  "before any [section]"))
+                elif key in SECTIONS:
+                    reason = (f"unknown key in [{section}]; [{key}] is a section of its own, "
+                              f"not inside another")
                 elif section == "royalties" and key in CATEGORIES:
                     reason = (f"a royalty names its row: front.{key}, middle.{key} or "
                               f"back.{key}")

@@ -131,7 +131,7 @@ def scoring_params(rules: RuleSet) -> np.ndarray:
 # over at most SAMPLE_MEMORY_LIMIT / 786 bytes, about 5.1 million deals: below 2**63;
 # and a candidate's total over those deals (below 2**42) is exact in a float64 mean
 # (2**53).  tests/test_rule_bounds.py checks these sums against the constants they
-# depend on; a rule-set file at the end of every range stays below a quarter of it.
+# depend on; a rule-set file at the end of every range stays below half of it.
 DEAL_UNITS_LIMIT = 1 << 19
 
 

@@ -412,9 +412,10 @@ def test_shisanshui_plays_every_special_hand_declared_by_the_tables_order():
 
 
 def test_every_field_of_a_rule_set_has_its_key_in_the_file_format():
-    # A field added to RuleSet needs a key: an entry in solver.rule_file.KEYS, a line in
+    # A field added to RuleSet needs a key: an entry in solver.rule_file.KEYS (with its
+    # range, for a number) and in solver.rules.FIELD_KEYS, a line in
     # solver.rules._rule_set_from_dict and _rule_set_to_dict, and docs/rule-files.md's
-    # table (tests/test_rule_file_docs.py); then add it here.
+    # tables (tests/test_rule_file_docs.py); then add it here.
     keyed = {"name", "spade_copies", "jokers", "cut_card", "cards_dealt", "seats",
              "deal_all_unseen", "row_points", "front_trips_points", "majority_bonus",
              "scoop", "scoop_units", "shot_multiplier", "home_run_units",
@@ -463,6 +464,7 @@ def test_a_key_in_the_wrong_section_is_refused_with_the_section_it_belongs_in(ke
     ({"fouls": {"strength": {"dragon": 1}}}, "[fouls] strength", "[automatic_wins]"),
     ({"automatic_wins": {"mode": "add"}}, "[automatic_wins] mode", "[royalties]"),
     ({"royalties": {"trips": 3}}, "[royalties] trips", "front.trips, middle.trips"),
+    ({"deal": {"scoring": {"scoop_units": 1}}}, "[deal] scoring", "[scoring] is a section"),
 ])
 def test_tables_of_names_in_the_wrong_section_are_refused_with_their_home(tables, where, home):
     with pytest.raises(RuleFileError) as caught:
@@ -564,3 +566,36 @@ def test_any_bad_value_anywhere_is_one_rule_file_error_in_the_files_words(seed):
             RuleSet.from_dict(d)
         except RuleFileError as e:
             assert "\n" not in str(e) and not any(n in str(e) for n in INTERNAL_NAMES), str(e)
+
+
+def test_a_key_name_is_in_one_section_only():
+    """A key's name tells its section (a key in the wrong one is told its home): a name
+    in two sections would need another message."""
+    names = [k.name for k in KEYS if not k.name.isupper() and "." not in k.name]
+    assert len(names) == len(set(names))
+
+
+def test_every_field_has_the_file_key_that_sets_it():
+    """rules.FIELD_KEYS, the map messages use to say a field in the file's words, names
+    every RuleSet field and, for each, a key of the layout (or the table of names)."""
+    assert set(rules.FIELD_KEYS) == {f.name for f in dataclasses.fields(RuleSet)}
+    paths = {k.path for k in KEYS} | {"royalties", "automatic_wins", "automatic_wins.strength"}
+    assert set(rules.FIELD_KEYS.values()) <= paths
+
+
+@pytest.mark.parametrize("tables, said", [
+    ({"deck": {"jokers": 5}}, "jokers must be 0..3, not 5"),        # (the file's name)
+    ({"deal": {"cards": 12}}, "[deal] cards must be 13..17, not 12"),
+    ({"deal": {"seats": [9]}}, "seats must be counts out of (2, 3, 4, 5), not (9,)"),
+])
+def test_a_check_left_to_rule_set_still_speaks_in_the_files_words(tables, said, monkeypatch):
+    """Every rule RuleSet checks, the loader checks first in the file's words; were one
+    left to RuleSet (the loader's checks of ranges and seats skipped here), the one line
+    still names the file's keys, never RuleSet's fields (cards_dealt)."""
+    monkeypatch.setattr(rules._FileReader, "_in_range", lambda *a: None)
+    monkeypatch.setattr(rules, "bounds", lambda section, key: (-10 ** 9, 10 ** 9))
+    monkeypatch.setattr(rules._FileReader, "seats", lambda self, *a: tuple(
+        self.raw("deal", "seats", [2, 3, 4])))
+    with pytest.raises(RuleFileError) as caught:
+        RuleSet.from_dict({"name": "x", **tables})
+    assert str(caught.value) == said
