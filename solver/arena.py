@@ -162,9 +162,9 @@ def _saved_file(path: str) -> dict:
 
 @functools.lru_cache(maxsize=8)
 def _saved_dict(path: str) -> dict:
+    settings = _saved_file(path)["settings"]        # (its own errors, as they are)
     try:
-        return {(item["cards"], int(item["seed"])): item["rows"]
-                for item in _saved_file(path)["settings"]}
+        return {(item["cards"], int(item["seed"])): item["rows"] for item in settings}
     except (KeyError, TypeError, ValueError) as e:
         raise ValueError(f"saved settings {path!r}: a setting without its cards, seed "
                          f"and rows ({type(e).__name__}: {e})") from None
@@ -250,6 +250,7 @@ def setter(spec: "str | Setter | Callable") -> Setter:
                              f"(model takes name)")
         return ModelSetter(name=spec, model=kwargs.get("name"))
     if head == "saved" and options:
+        _saved_dict(options)          # (read now: a file that cannot be is said before a deal)
         return SavedSetter(name=spec, path=options)
     if head in ("field", "sbf") and not options:
         return ModelSetter(name=spec, model=head)

@@ -27,6 +27,12 @@ def run(capsys, *argv):
     return code, out, err
 
 
+def run_arena(capsys, *argv):
+    code = arena.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
 def one_line(err: str) -> str:
     assert err.count("\n") == 1 and "Traceback" not in err, err
     return err
@@ -69,8 +75,10 @@ def test_every_command_line_read_of_such_a_path_is_one_line(capsys, specials, tm
                      ["review", "--batch", path]):
             code, out, err = run(capsys, *argv)
             assert code == 2 and not out and what in one_line(err), (argv, err)
-        with pytest.raises(ValueError, match=what.replace("(", r"\(").replace(")", r"\)")):
-            arena._saved_file(str(path))
+        code, out, err = run_arena(capsys, "match", f"saved:{path}", "random", "--rules",
+                                   "classic")
+        assert code == 2 and not out and one_line(err).startswith(
+            f"python3 -m solver.arena: error: {path}: ") and what in err, err
     assert "the limit is 256 MiB" in run(capsys, "solve", "--batch",
                                          specials["the limit is"])[2]
 
