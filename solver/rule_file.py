@@ -13,6 +13,7 @@ the value and the reason.
 """
 from __future__ import annotations
 
+import datetime
 import difflib
 import math
 import re
@@ -40,6 +41,7 @@ NO_VALUE = object()      # no value to show: the message names the key only
 # deal -- five seats, every count and multiplier at its largest, a seat winning all of
 # it from four others -- stays far inside the scoring kernels' integers and exact in a
 # float64 mean: see solver.scoring.deal_units_bound and tests/test_rule_bounds.py.
+MAX_NAME_CHARACTERS = 100          # a name is shown in every message about its rule set
 MAX_UNITS = 1000
 MAX_MULTIPLIER = 10
 UNITS = (0, MAX_UNITS)
@@ -77,7 +79,8 @@ class Key:
 # holding a number gets its range here, and nowhere else.
 KEYS: tuple[Key, ...] = (
     Key("", "name", "string", "the file's name without .toml",
-        "the rule set's name, shown in answers and messages"),
+        "the rule set's name, shown in answers and messages: 1 to 100 characters, none of "
+        "them a control character (a line break, a tab)"),
     Key("deck", "extra_spades", "boolean", "false",
         "a second full set of spades is shuffled in (65 cards before jokers)"),
     Key("deck", "jokers", "integer", "0", "wild jokers in the deck", (0, 3)),
@@ -228,6 +231,8 @@ def toml_value(value: Any) -> str:
         return "[" + ", ".join(toml_value(v) for v in value) + "]"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{toml_key(k)} = {toml_value(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (datetime.date, datetime.time)):       # (TOML has them: a mistake)
+        return value.isoformat()
     return repr(value)
 
 

@@ -28,9 +28,9 @@ from types import MappingProxyType, SimpleNamespace
 from typing import Mapping, NamedTuple
 
 from ._inputs import RULE_FILE_BYTES, read_text
-from .rule_file import (AUTOMATIC_WIN_SETTINGS, KEYS, NO_VALUE, SECTIONS, RuleFileError, bounds,
-                        file_key, nearest, shown_value)
-from .rule_file import read as read_toml, write as write_toml
+from .rule_file import (AUTOMATIC_WIN_SETTINGS, KEYS, MAX_NAME_CHARACTERS, NO_VALUE, SECTIONS,
+                        RuleFileError, bounds, file_key, nearest, shown_value)
+from .rule_file import read as read_toml, toml_key, write as write_toml
 
 # ---------------------------------------------------------------------------------------
 # The one ladder (docs/rules.md#the-ladder), lowest first.  A row value's category is
@@ -638,6 +638,11 @@ def _rule_set_from_dict(data: Mapping, source: str = "", default_name: "str | No
     if not name:
         raise RuleFileError(source, "name", NO_VALUE if name is None else name,
                             "a rule set needs a name")
+    if len(name) > MAX_NAME_CHARACTERS or re.search(r"[\x00-\x1f\x7f]", name):
+        raise RuleFileError(source, "name", name,
+                            f"a name is 1 to {MAX_NAME_CHARACTERS} characters, none of them "
+                            f"a control character (a line break, a tab)"
+                            + ("" if "name" in data else " (this one is the file's name)"))
     extra_spades = reader.boolean("deck", "extra_spades", False)
     spade_copies = 2 if extra_spades else 1
     jokers = reader.integer("deck", "jokers", 0)
@@ -780,15 +785,15 @@ class _FileReader:
         for key, value in self.data.items():
             if key in top:
                 continue
+            shown = toml_key(str(key))              # (a key of any text, written as TOML)
             if key in _HOME:
                 reason = f"unknown key at the top of the file; it belongs in [{_HOME[key]}]"
             elif isinstance(value, Mapping):
-                reason = f"unknown section{nearest(key, SECTIONS)}"
-                key = f"[{key}]"
-                value = NO_VALUE
+                reason = f"unknown section{nearest(str(key), SECTIONS)}"
+                shown, value = f"[{shown}]", NO_VALUE
             else:
-                reason = f"unknown key{nearest(key, top)}"
-            raise RuleFileError(self.source, key, value, reason)
+                reason = f"unknown key{nearest(str(key), top)}"
+            raise RuleFileError(self.source, shown, value, reason)
         for section in SECTIONS:
             table = self.data.get(section, {})
             if not isinstance(table, Mapping):
@@ -816,8 +821,9 @@ class _FileReader:
                     names = sorted(valid) if section != "automatic_wins" else (
                         [*AUTOMATIC_WINS, *AUTOMATIC_WIN_SETTINGS])
                     reason = (f"unknown {'name' if section == 'automatic_wins' else 'key'}"
-                              f"{nearest(key, names)}")
-                raise RuleFileError(self.source, f"{section}.{key}", value, reason)
+                              f"{nearest(str(key), names)}")
+                raise RuleFileError(self.source, f"{section}.{toml_key(str(key))}", value,
+                                    reason)
 
     def raw(self, section: str, key: str, default):
         table = self.data.get(section, {}) if section else self.data
@@ -908,8 +914,8 @@ class _FileReader:
             if name in skip:
                 continue
             if name not in valid:
-                raise RuleFileError(self.source, f"{key}.{name}", units,
-                                    f"unknown name{nearest(name, valid)}")
+                raise RuleFileError(self.source, f"{key}.{toml_key(str(name))}", units,
+                                    f"unknown name{nearest(str(name), valid)}")
             out[name] = self.integer(key, name, None, entry=entry, value=units)
         return out
 
