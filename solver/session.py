@@ -638,7 +638,14 @@ def _jsonl_rows(texts: list[str]):
 def _csv_rows(texts: list[str], source: str):
     reader = csv.reader(io.StringIO("".join("\n" if _skipped_line(t) else t for t in texts)))
     header = None
-    for row in reader:
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as e:        # (a quote left open runs on to the field size limit)
+            yield reader.line_num, ValueError(f"not CSV: {e} (is a quote left open?)")
+            continue
         number = reader.line_num
         if not any(cell.strip() for cell in row):
             continue

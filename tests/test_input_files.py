@@ -222,3 +222,16 @@ def test_lines_caps_what_a_stream_may_give_in_all():
     with pytest.raises(ValueError, match="standard input: more than 30 bytes"):
         list(_inputs.lines(stream, 10, source="standard input", total=30))
     assert [line for line in _inputs.lines(io.StringIO("a\nbb\n"), 10)] == [b"a\n", b"bb\n"]
+
+
+def test_a_csv_quote_left_open_is_a_lines_error_not_a_traceback(tmp_path, capsys):
+    """An open quote runs CSV's field on over the next lines until the csv module's field
+    limit: that is the line's error, and the lines after it are read."""
+    path = tmp_path / "h.csv"
+    path.write_text("cards,setting\n\"" + ("x" * 60000 + "\n") * 3
+                    + "As,Kd\n")
+    report = review_many(path, rules="classic")
+    assert report.skipped[0].message.startswith("not CSV: field larger than field limit")
+    assert report.skipped[-1].line == 5 and len(report.skipped) >= 2
+    code, out, err = run(capsys, "review", "--batch", path, "--rules", "classic", "--quiet")
+    assert code == 2 and "Traceback" not in err and "not CSV" in err
