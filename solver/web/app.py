@@ -91,7 +91,7 @@ from ..training import model_path, trained_model
 STATIC = Path(__file__).resolve().parent / "static"
 # The rule sets the page offers ("classic:western" is another name for "classic").
 PAGE_RULE_SETS = ("joker", "bonus", "pagat", "classic", "classic:eastern", "classic:mandarin",
-                  "classic-1-6", "two-jokers", "shisanshui")
+                  "classic-1-6", "two-jokers", "shisanshui", "mau-binh", "capsa-susun", "pusoy")
 DEFAULT_SAMPLES = 1000           # review's (it compares on exactly this many deals)
 SAMPLES_HELP = ("exactly this many sampled deals, at most the server's --max-samples "
                 "(default: solve's adaptive sampling, as effort says)")
