@@ -151,8 +151,8 @@ def children(process) -> set:
 
 
 def address(url):
-    host, port = re.match(r"http://([^/:]+):(\d+)/", url).groups()
-    return host, int(port)
+    host, port = re.match(r"http://(\[[^\]]+\]|[^/:]+):(\d+)/", url).groups()
+    return host.strip("[]"), int(port)
 
 
 def wait_for(predicate, what, seconds=60):
@@ -243,7 +243,7 @@ def test_half_a_request_is_dropped_and_does_not_block_others():
 
 def host_header(url) -> bytes:
     """The ``Host`` a browser sends to the server at ``url`` (``127.0.0.1:PORT``)."""
-    return "{}:{}".format(*address(url)).encode()
+    return re.match(r"http://([^/]+)/", url).group(1).encode()
 
 
 def raw(url, request: bytes) -> tuple[int, dict, bytes]:
