@@ -88,6 +88,7 @@ def test_only_loopback_is_loopback():
     (["serve", "--port", "70000"], "error: --port must be at most 65535"),
     (["serve", "--max-samples", "0"], "error: --max-samples must be at least 1"),
     (["serve", "--max-body", "10"], "error: --max-body must be at least 256"),
+    (["serve", "--max-models", "0"], "error: --max-models must be at least 1"),
     (["serve", "--timeout", "0"], "error: --timeout must be a positive number of seconds"),
     (["serve", "--host", "no-such-host.invalid"],
      "error: --host no-such-host.invalid: not an address of this machine"),
