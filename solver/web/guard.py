@@ -87,9 +87,10 @@ def _split_host(value: str) -> Optional[tuple[str, int]]:
 
 
 class Served:
-    """Where the server is reached: the ``host`` it was told to listen on (``--host``) and
+    """Where the server is reached: the ``host`` it was told to listen on (``--host``),
     the ``port`` it listens on (None: any, for an app not bound to one yet, as under a
-    test client).  A request's ``Host`` must name that port and one of these names:
+    test client) and the ``address`` its socket is bound to (the IP ``host`` resolved
+    to).  A request's ``Host`` must name that port and one of these names:
 
     * the host as given, and the address it resolved to;
     * for a loopback host (the default 127.0.0.1): ``localhost``, ``127.0.0.1`` and
