@@ -1,4 +1,4 @@
-"""The study page server under attack (issue 37): every attack of docs/serving-safely.md's
+"""The study page server under attack: every attack of docs/serving-safely.md's
 table, sent to the real server (``python3 -m solver serve`` on a free loopback port), and
 the answer it gets.  Bounded: a handful of servers, each request with a timeout, every
 wait with a deadline.
