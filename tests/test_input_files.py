@@ -2,7 +2,7 @@
 no larger than its limit, and a line no longer than its limit -- so a FIFO, /dev/zero, a
 link to either, a directory, a huge file, a 50 MB line or TOML and JSON nested thousands
 deep are one line of error, at once, never a hang, a MemoryError or a traceback
-(issue 37, points 4, 6, 7 and 12)."""
+(docs/rule-files.md#what-a-file-must-be, docs/sessions.md)."""
 import io
 import os
 import sys

@@ -246,8 +246,9 @@ def test_the_deal_limit_keeps_every_sum_on_the_way_exact():
                                     dict(row_points=(1, 1, 3_000_000_000)),
                                     dict(shot_multiplier=10 ** 6, home_run_multiplier=10 ** 6)])
 def test_a_rule_set_made_in_python_beyond_the_kernels_is_refused_not_answered(change):
-    """The issue's cases (a row worth 3e9 reported ev -1294967294.0; scoop_units 2**31 - 1
-    picked a setting winning 1.5): one line, from settle and solve alike."""
+    """Cases an adversarial pass found (a row worth 3e9 reported ev -1294967294.0;
+    scoop_units 2**31 - 1 picked a setting winning 1.5): one line, from settle and solve
+    alike."""
     rs = dataclasses.replace(rule_set("classic-1-6"), name="huge", **change)
     with pytest.raises(ValueError, match=r"^the huge rule set's units are too large"):
         solver.solve("As Kd Qh Jc Ts 9s 8d 7h 6c 5s 4d 3h 2c", rs, players=2, samples=4,
@@ -338,7 +339,7 @@ def test_a_random_file_that_loads_solves(seed):
     assert np.isfinite(got.ev)
 
 
-def test_the_issues_file_two_jokers_and_front_trips():
+def test_two_jokers_and_a_front_trips_royalty():
     """Two jokers never make joker trips (three jokers in the Front), so a Front trips
     royalty alone loads and solves; with three jokers, stronger joker trips without a
     royalty would earn less than trips: refused at load, naming the key."""

@@ -517,7 +517,7 @@ def test_every_number_outside_its_range_is_one_line_naming_file_key_value_and_ra
         key, tmp_path):
     """The range is the layout's (KEYS: one place, the reference page's value column);
     each end loads where the rest of the file allows it, one past it never does, nor a
-    number far beyond (the issue's 3,000,000,000) or beyond 64 bits."""
+    number far beyond (3,000,000,000, which once overflowed) or beyond 64 bits."""
     low, high = key.bounds
     base = {"name": "x", "deck": {"extra_spades": True}, "deal": {"seats": [2, 3]},
             "scoring": {"home_run_multiplier": 10}}
