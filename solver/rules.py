@@ -351,7 +351,11 @@ class RuleSet:
     @classmethod
     def from_file(cls, path: "str | os.PathLike") -> "RuleSet":
         """The rule set in the TOML file ``path`` (docs/rule-files.md); its ``name``
-        defaults to the file's name without ``.toml``."""
+        defaults to the file's name without ``.toml``.  A file that cannot be one -- not
+        a regular file (a directory, a FIFO, a device, a link to one), over 1 MiB, not
+        UTF-8 or TOML, a key or value the format does not allow -- is a ``ValueError`` of
+        one line (a :class:`~solver.rule_file.RuleFileError` naming the key, for the
+        file's content), read no further than needed."""
         return _rule_set_from_file(path)
 
     def to_dict(self) -> dict:
