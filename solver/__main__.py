@@ -30,7 +30,8 @@ docs/rule-files.md).  ``solve`` is the default when the first argument is not a 
 solves a sample ``joker`` hand.  Bad input prints one line on stderr, in the command
 line's words (``--cut 4c``, not the library's ``cut='4c'``: :func:`solver._checks.cli_words`),
 and exits with 2.  Ctrl+C prints ``interrupted`` and exits with 130; a reader that stops
-early (``| head -1``) ends it quietly.  The text layout is :mod:`solver.display`'s.
+early (``| head -1``) ends it quietly, with exit code 0 (text or ``--json`` alike).  The
+text layout is :mod:`solver.display`'s.
 """
 from __future__ import annotations
 

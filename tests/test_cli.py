@@ -482,13 +482,18 @@ def test_in_ranges_bounds_each_range_and_stops_at_an_interrupt():
     assert len(calls) < 40
 
 
-def test_a_closed_pipe_ends_quietly():
-    """``python3 -m solver ... | head -1``: the reader goes, and the command ends quietly."""
-    process = subprocess.Popen([sys.executable, "-m", "solver", "eval", "As Ks Qs", "--json"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+@pytest.mark.parametrize("json_option", [[], ["--json"]], ids=["text", "json"])
+def test_a_closed_pipe_ends_quietly_with_the_same_exit_code_as_a_full_read(json_option):
+    """``python3 -m solver ... | head -1``: the reader goes, and the command ends quietly,
+    with exit code 0 in text and in --json alike.  Whether ``head`` goes before the last
+    write or after it is a race, so the exit code must be the one of a reader that read
+    it all: here the reader goes before the command writes anything."""
+    argv = [sys.executable, "-m", "solver", "eval", "As Ks Qs", *json_option]
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     process.stdout.close()                      # before the command writes anything
     err = process.stderr.read()
-    assert process.wait(timeout=60) == 1 and err == ""
+    assert process.wait(timeout=60) == 0 and err == ""
+    assert subprocess.run(argv, capture_output=True).returncode == 0     # read in full
 
 
 # --- Ctrl+C ------------------------------------------------------------------------------------
