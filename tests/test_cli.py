@@ -130,7 +130,7 @@ def test_batch(capsys, tmp_path, monkeypatch):
     code, out, _ = run(capsys, "--rules", "classic", "--batch", str(hands), "--samples", "20",
                        "--workers", "1")
     assert code == 0 and seen["progress"] is False          # stderr is not a terminal
-    assert "hand (line 2):" in out and "hand (line 4):" in out and "(2 hands," in out
+    assert "hand (line 2):" in out and "hand (line 4):" in out and "(2 hands solved," in out
     monkeypatch.setattr("sys.stderr", _Terminal())
     monkeypatch.delenv("SOLVER_QUIET", raising=False)        # (the tests' conftest sets it)
     assert cli.main(["--rules", "classic", "--batch", str(hands), "--samples", "20",
@@ -161,6 +161,18 @@ def test_batch_from_standard_input(capsys, monkeypatch):
     assert code == 0 and err == ""
     want = [solver.solve(h, "classic", samples=20) for h in (HAND, DRAGON)]
     assert [solver.Solution.from_dict(d) for d in json.loads(out)] == want
+
+
+@pytest.mark.parametrize("command", [[], ["review"]], ids=["solve", "review"])
+@pytest.mark.parametrize("workers", ["0", "-2", "x"])
+def test_bad_workers_are_told_in_the_command_lines_words(capsys, command, workers):
+    # Before any work (no compile notice first), and not in the library's words: there
+    # is no None to give at a command line.
+    code, out, err = run(capsys, *command, "--batch", "-", "--workers", workers)
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert (f"--workers: a number of processes, at least 1, not '{workers}' (leave "
+            f"--workers out for one per core)") in err
+    assert "None" not in err
 
 
 def test_workers_without_a_batch_is_an_error(capsys):
@@ -292,20 +304,28 @@ def test_every_bad_batch_line_is_named_and_the_others_solved(capsys, tmp_path):
                          "--workers", "1", "--json")
     assert code == 0
     lines = err.splitlines()
-    assert lines[0] == (f"python3 -m solver: error: {hands} line 2: the classic rule set "
+    # Skipped lines, not errors: the run goes on and exits 0.
+    assert lines[0] == (f"python3 -m solver: skipped {hands} line 2: the classic rule set "
                         f"deals 13 cards, not 2")
-    assert lines[1].startswith(f"python3 -m solver: error: {hands} line 4: unknown card 'Zz'")
-    assert lines[2:] == ["python3 -m solver: 2 bad lines skipped; solving the other 2"]
+    assert lines[1].startswith(f"python3 -m solver: skipped {hands} line 4: unknown card 'Zz'")
+    assert lines[2:] == ["python3 -m solver: 2 lines skipped; solving the other 2 hands"]
+    assert not any("error" in line for line in lines)
     assert [(d["line"], d["hand"]) for d in json.loads(out)] == [
         (2 * i + 1, solver.solve(h, "classic", samples=20).hand)
         for i, h in enumerate((HAND, DRAGON))]
+    # In text, the summary keeps the count.
+    code, out, _ = run(capsys, "--rules", "classic", "--batch", str(hands), "--samples", "20",
+                       "--workers", "1")
+    assert code == 0
+    assert re.fullmatch(r"\(2 hands solved, 2 lines skipped, \d+\.\d\d s\)",
+                        out.splitlines()[-1])
     # Nothing to solve: an error, with the count.
     hands.write_text(f"# a cut card where the rule set has none\n{HAND} cut 4c\n")
     code, out, err = run(capsys, "--rules", "classic", "--batch", str(hands))
     assert (code, out) == (2, "")
-    assert err == (f"python3 -m solver: error: {hands} line 2: the classic rule set has no cut "
-                   f"card (--cut 4c)\n"
-                   f"python3 -m solver: error: {hands}: no hands to solve (1 bad line)\n")
+    assert err == (f"python3 -m solver: skipped {hands} line 2: the classic rule set has no "
+                   f"cut card (--cut 4c)\n"
+                   f"python3 -m solver: error: {hands}: no hands to solve (1 line skipped)\n")
 
 
 def test_many_bad_batch_lines_are_named_up_to_a_limit(capsys, tmp_path):
@@ -318,8 +338,8 @@ def test_many_bad_batch_lines_are_named_up_to_a_limit(capsys, tmp_path):
     assert [line.split(" line ")[1].split(":")[0] for line in lines[:cli.BAD_LINES_SHOWN]] \
         == [str(n) for n in range(1, cli.BAD_LINES_SHOWN + 1)]
     assert lines[cli.BAD_LINES_SHOWN:] == [
-        f"python3 -m solver: error: ... and {25 - cli.BAD_LINES_SHOWN} more bad lines",
-        "python3 -m solver: 25 bad lines skipped; solving the other 1"]
+        f"python3 -m solver: ... and {25 - cli.BAD_LINES_SHOWN} more skipped lines",
+        "python3 -m solver: 25 lines skipped; solving the other 1 hand"]
 
 
 def test_a_binary_batch_file_names_the_file_and_the_line(capsys, tmp_path):
@@ -329,15 +349,15 @@ def test_a_binary_batch_file_names_the_file_and_the_line(capsys, tmp_path):
                          "--workers", "1", "--json")
     assert code == 0 and len(json.loads(out)) == 1
     lines = err.splitlines()
-    assert lines[0].startswith(f"python3 -m solver: error: {hands} line 2: not text: byte 0x80 ")
-    assert lines[1] == (f"python3 -m solver: error: {hands} line 3: not text: the control "
+    assert lines[0].startswith(f"python3 -m solver: skipped {hands} line 2: not text: byte 0x80 ")
+    assert lines[1] == (f"python3 -m solver: skipped {hands} line 3: not text: the control "
                         f"character 0x00 at column 1 (is it a binary file?)")
     hands.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
     code, out, err = run(capsys, "--rules", "classic", "--batch", str(hands))
     assert (code, out) == (2, "") and "Traceback" not in err
-    assert err.splitlines()[0].startswith(f"python3 -m solver: error: {hands} line 1: not text")
+    assert err.splitlines()[0].startswith(f"python3 -m solver: skipped {hands} line 1: not text")
     assert err.splitlines()[-1] == (f"python3 -m solver: error: {hands}: no hands to solve "
-                                    f"(3 bad lines)")
+                                    f"(3 lines skipped)")
 
 
 def test_a_solve_error_names_its_batch_line(capsys, monkeypatch):

@@ -267,7 +267,7 @@ def test_cli_text_json_and_html(capsys, history, report, tmp_path):
     assert out == report.text() + "\n"
     assert "You found the best setting in" in out and "The costliest mistakes" in out
     # The bad lines in the file's words (the line's players=, not the option --players).
-    assert err.splitlines() == [f"python3 -m solver: error: {history} line {n}: {m}"
+    assert err.splitlines() == [f"python3 -m solver: skipped {history} line {n}: {m}"
                                 for n, m in BAD.items()] + [f"HTML report: {page}"]
     text = page.read_text(encoding="utf-8")
     assert text == report.to_html()
@@ -289,7 +289,7 @@ def test_cli_reads_standard_input(capsys, monkeypatch):
     code, out, err = run(capsys, "review", "--batch", "-", "--samples", str(N),
                          "--workers", "1", "--quiet")
     assert code == 0 and out.startswith("Session standard input: 2 hands graded")
-    assert err.startswith("python3 -m solver: error: standard input line 3: not JSON")
+    assert err.startswith("python3 -m solver: skipped standard input line 3: not JSON")
 
 
 def test_cli_errors(capsys, tmp_path):
@@ -297,9 +297,9 @@ def test_cli_errors(capsys, tmp_path):
     bad.write_text('{"cards": "As"}\n')
     code, out, err = run(capsys, "review", "--batch", str(bad), "--quiet")
     assert (code, out) == (2, "") and err.splitlines() == [
-        f"python3 -m solver: error: {bad} line 1: no 'setting': a hand gives its 'cards' "
+        f"python3 -m solver: skipped {bad} line 1: no 'setting': a hand gives its 'cards' "
         f"and your 'setting'",
-        f"python3 -m solver: error: {bad}: no hands to grade (1 bad line)"]
+        f"python3 -m solver: error: {bad}: no hands to grade (1 line skipped)"]
     for argv, message in (
             (("--batch", str(bad), CLASSIC), "with --batch FILE every line gives its own"),
             (("--batch", str(tmp_path / "none.jsonl")), "No such file"),
