@@ -311,3 +311,30 @@ def test_the_headline_check_catches_a_figure_the_report_does_not_give():
     assert _numbers("6.1 ms at four seats, 40,000 deals") <= _numbers(section)
     assert _numbers("5.7 ms at four seats") - _numbers(section) == {"5.7"}
     assert _numbers("CI −0.005 to +0.056") == {"-0.005", "0.056"}
+
+
+# --- one count of rule sets: the registry's -----------------------------------------------
+COUNTED = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d+)"
+                     r"(?: more| other)?(?: shipped| built-in| house)? (?:rule sets|built-ins)\b",
+                     re.I)
+
+
+def test_the_readme_lists_every_shipped_rule_set():
+    # Derived from the registry: a rule set added to solver/data/rules/ needs its row.
+    from solver.rules import RULE_SET_NAMES, rule_set
+    start = README.index("## Rule sets")
+    section = README[start:README.index("\n## ", start + 1)]
+    shipped = {rule_set(name).name for name in RULE_SET_NAMES}
+    missing = sorted(name for name in shipped if f"`{name}`" not in section)
+    assert not missing, f"shipped rule sets the README's table does not name: {missing}"
+
+
+@pytest.mark.parametrize("path", [README_PATH, REPORT_PATH, *sorted((ROOT / "docs").glob("*.md")),
+                                  *GUIDE], ids=_name)
+def test_no_document_counts_the_rule_sets_in_words(path):
+    # "Four, and three house rule sets" beside "the six built-ins and three house rule
+    # sets": the count is the registry's (python3 -m solver rules list), and a number
+    # written into the prose goes stale when a rule set is added.
+    text = path.read_text(encoding="utf-8")
+    found = [m.group(0) for m in COUNTED.finditer(" ".join(text.split()))]
+    assert not found, f"{_name(path)} counts rule sets: {found}"
