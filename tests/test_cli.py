@@ -11,6 +11,7 @@ import threading
 import time
 
 import pytest
+from pathlib import Path
 
 import solver
 from solver import __main__ as cli
@@ -586,3 +587,45 @@ def test_ctrl_c_stops_a_batch_and_its_worker_processes(tmp_path):
     code, err, took = interrupted(["--batch", str(hands), "--workers", "2", "--samples",
                                    "3000", "--quiet"], after=8)
     assert (code, err) == (130, "interrupted\n") and took < INTERRUPT_BOUND
+
+
+# --- the guide's table of commands is the parser's ------------------------------------
+GUIDE_PAGE = Path(__file__).resolve().parent.parent / "docs" / "guide" / "command-line.md"
+
+
+def _guide_commands() -> dict:
+    """The guide's command table: {command: {option: default given, or None}}."""
+    text = GUIDE_PAGE.read_text(encoding="utf-8")
+    start = text.index("| command | what it does | options |")
+    rows = {}
+    for line in text[start:].splitlines()[2:]:
+        if not line.startswith("| "):
+            break
+        command, _, options = line.strip("| ").rsplit(" | ", 2)
+        name = re.match(r"`(\w+)", command).group(1)
+        rows[name] = dict(re.findall(r"`(--[\w-]+)`(?: \(([^)]*)\))?", options))
+    return rows
+
+
+def _shown(default) -> str:
+    return str(int(default)) if isinstance(default, float) and default.is_integer() \
+        else str(default)
+
+
+def test_the_guides_command_table_is_the_parsers():
+    # Every command, and exactly the options each takes (not "every command takes
+    # --rules and --json"), each default the parser has given as the parser has it.
+    parser = cli._parser()
+    guide = _guide_commands()
+    commands = _cli.subparsers(parser)
+    assert sorted(guide) == sorted(commands), "a command is missing from the guide's table"
+    for name, sub in commands.items():
+        actions = {a.option_strings[-1]: a for a in sub._actions
+                   if a.option_strings and a.option_strings[-1] != "--help"}
+        assert sorted(guide[name]) == sorted(actions), name
+        for option, action in actions.items():
+            shown = guide[name][option]
+            if action.default is None or action.default is False:
+                assert not shown, f"{name} {option}: the guide gives a default, {shown}"
+            else:
+                assert shown == _shown(action.default), f"{name} {option}: {shown}"
