@@ -4,10 +4,12 @@ Every figure is checked against ``solver.review`` of the same hand with the seed
 report gives it, and the sums against the formulas of docs/sessions.md; bad lines are
 named and skipped; the report is the same whatever runs it (one process, two, a Dask
 cluster)."""
+import html
 import json
 import math
 import re
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +17,8 @@ import solver
 from solver import __main__ as cli
 from solver import session
 from solver.session import PATTERNS, hand_seed, review_many
+
+ROOT = Path(__file__).resolve().parent.parent
 
 N = 60                      # deals a hand: small, for speed (the statistics need >= 20)
 
@@ -204,6 +208,26 @@ def test_the_patterns(report):
     assert counted["foul"].count == 3 and counted["foul"].unplayable == 1
     costs = [p.cost for p in report.patterns]
     assert costs == sorted(costs, reverse=True)
+
+
+def test_the_patterns_are_defined_in_a_players_words_and_the_common_condition_said_once(
+        report):
+    # Not "holds k >= 2 cards of one rank ... jokers aside", nor "rows of category ...",
+    # and "neither you nor the best declare" once above the table, not in every row.
+    for label, definition in PATTERNS.values():
+        assert not re.search(r">=|<=|\bk\b|\bcategory\b|jokers aside|one scale", definition), \
+            (label, definition)
+        assert "declare" not in definition or label in ("automatic win not declared",
+                                                        "declared, better played"), label
+    page = report.to_html()
+    assert page.count("neither you nor the best") == 1 and session.PATTERNS_NOTE in page
+    # docs/sessions.md says the same, in the same words.
+    doc = " ".join((ROOT / "docs" / "sessions.md").read_text(encoding="utf-8").split())
+    for name, (label, definition) in PATTERNS.items():
+        if not name.startswith(("front", "middle", "back")):
+            assert f"| {label} | {definition[0].upper()}{definition[1:]}. |" in doc, label
+    assert session.PATTERNS_NOTE in doc
+    assert all(html.escape(PATTERNS[p.name][1]) in page for p in report.patterns)
 
 
 def test_the_card_patterns_from_rows():
