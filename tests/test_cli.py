@@ -92,6 +92,7 @@ def test_declaring_comes_first(capsys):
     assert "DECLARE the automatic win (dragon)" in out.splitlines()[1]
 
 
+@pytest.mark.slow
 def test_ties_are_said(capsys):
     # Two settings that score the same in every sample (the 2h and 6h kickers swapped).
     code, out, _ = run(capsys, "As Ad Kh Kd 9d 9c 8h 8c 6h 6s 4d 4c 2h", "--rules",
@@ -578,6 +579,7 @@ def test_ctrl_c_stops_a_review_of_many_deals():
     assert (code, err) == (130, "interrupted\n") and took < INTERRUPT_BOUND
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_batch_and_its_worker_processes(tmp_path):
     rng = __import__("numpy").random.default_rng(3)
     deck = solver.cards.deck_codes("joker")

@@ -16,6 +16,7 @@ import solver.georgian
 
 pytest.importorskip("sphinx", reason="the docs extra (sphinx) is not installed")
 pytest.importorskip("myst_parser", reason="the docs extra (myst-parser) is not installed")
+pytestmark = pytest.mark.slow           # (building the site takes 10-20 s)
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 

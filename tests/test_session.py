@@ -347,6 +347,7 @@ def test_the_progress_bar_counts_hands(monkeypatch):
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.slow
 def test_ctrl_c_stops_a_session(tmp_path, workers):
     """As a terminal's Ctrl+C does: SIGINT to the command's process group; the command
     ends with the line ``interrupted`` (exit code 130), its worker processes with it."""

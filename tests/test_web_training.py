@@ -194,6 +194,7 @@ def test_an_unknown_training(client):
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="Linux's /proc")
+@pytest.mark.slow
 def test_ctrl_c_stops_the_server_and_its_training(monkeypatch, tmp_path):
     """The real server (``python3 -m solver serve``): Ctrl+C while it trains stops it
     and the training, which exits by itself (not killed) and leaves nothing behind."""

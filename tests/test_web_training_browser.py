@@ -38,6 +38,7 @@ def page(tmp_path_factory):
             yield tab
 
 
+@pytest.mark.slow
 def test_a_new_rules_file_shows_its_training_then_solves(page):
     page.click("#rules-file summary")
     page.fill("#rules-file-text", HOUSE)

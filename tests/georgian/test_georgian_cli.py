@@ -167,6 +167,7 @@ def test_advise_a_play_from_json_on_standard_input(monkeypatch, capsys):
     assert "2 cards played" in out.splitlines()[0]
 
 
+@pytest.mark.slow
 def test_advise_a_trump_choice(monkeypatch, capsys, tmp_path):
     path = tmp_path / "position.json"
     path.write_text(json.dumps({"hand": "As Ks Qs", "dealer": 0}))
