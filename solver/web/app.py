@@ -78,7 +78,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, St
 from starlette.exceptions import HTTPException
 
 import solver
-from .. import _jit
+from .. import _jit, _progress
 from . import play
 from .._checks import check_int
 from ..cards import card_name, deck_codes
@@ -86,7 +86,7 @@ from ..display import foul_text, home_runs_count, scoop_meaning, scoop_word, sor
 from ..rules import is_rule_file
 from ..sampling import RANDOM_SEEDS, deal_hands, first_batch
 from ..solve import EFFORTS, POOLED_FAST
-from ..training import model_path, trained_model
+from ..training import PRESETS, model_path, trained_model
 
 STATIC = Path(__file__).resolve().parent / "static"
 # The rule sets the page offers ("classic:western" is another name for "classic").
@@ -445,14 +445,13 @@ class _Training:
         self.done, self.total = 0, None
         self.started = time.monotonic()
         self.seconds: Optional[float] = None          # the training's, once done
-        self.first_progress: Optional[tuple] = None   # (time, deals) of the first step
+        self.points: list[tuple[float, int]] = []     # (time, deals done) of each step
         self.compiling_since: Optional[float] = None
         self.message = ""
         self.worker: Optional[_Worker] = None
 
     def progress(self, done: int, total: int) -> None:
-        if self.first_progress is None:
-            self.first_progress = (time.monotonic(), done)
+        self.points.append((time.monotonic(), done))
         self.done, self.total = done, total
         self.compiling_since = None                   # (playing deals: compiled)
 
@@ -460,14 +459,14 @@ class _Training:
         """What ``/api/rules/train`` answers: the state (``ready``, ``training``,
         ``failed``), the deals ``done`` of ``total``, the ``seconds`` so far (the
         training's own once done), an estimate of the seconds ``remaining`` (from the
-        pace since the first deals, so that compiling the kernels does not count), and
-        whether the kernels are ``compiling``."""
+        pace since the second round began: :func:`solver._progress.time_left`; compiling
+        and the quicker first round do not count), and whether the kernels are
+        ``compiling``."""
         now = time.monotonic()
         remaining = None
-        if self.state == "training" and self.first_progress is not None:
-            t0, d0 = self.first_progress
-            if self.done > d0 and now > t0:
-                remaining = round((self.total - self.done) * (now - t0) / (self.done - d0), 1)
+        if self.state == "training" and self.total:
+            round_size = self.total // (PRESETS["default"].rounds + 1)
+            remaining = _progress.time_left(self.points, self.total, round_size)
         seconds = self.seconds if self.seconds is not None else round(now - self.started, 1)
         return dict(id=self.id, rules=self.rules.name, players=self.players, state=self.state,
                     done=self.done, total=self.total, seconds=seconds, remaining=remaining,

@@ -717,6 +717,11 @@ async function loadRulesFile(e) {
 // (GET /api/rules/train/{id}), and a solve or review waits for it.
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const TRAINING_POLL = 500;          // milliseconds between looks at the progress
+// "Trained ... in 1 min 35 s": said for this long, and only in the page that watched the
+// training (the server tells every page, a new browser's too, that it was "trained now").
+const TRAINED_NOTE_MS = 10000;
+const watchedTrainings = new Set();  // ids of the trainings this page saw under way
+let trainedNoteTimer = null;
 
 function duration(seconds) {
   const s = Math.max(1, Math.round(seconds));
@@ -731,14 +736,19 @@ function showTraining(status, players) {
     return;                      // (another rule set or table size is chosen by now)
   }
   state.modelTraining = status.state === "training";
+  if (status.state === "training") watchedTrainings.add(status.id);
   const box = $("training"), bar = $("training-bar"), text = $("training-text");
-  // A model that was there already is not news; one trained just now is.
-  box.hidden = status.state === "ready" && status.message !== "trained now";
+  clearTimeout(trainedNoteTimer);
+  // A model that was there already is not news; one this page watched being trained is,
+  // for a while.
+  const news = status.state === "ready" && watchedTrainings.delete(status.id);
+  box.hidden = status.state === "ready" && !news;
   bar.hidden = status.state !== "training";
   const model = `the opponent model of ${status.rules} (${players} players)`;
   if (status.state === "ready") {
     text.textContent = `Trained ${model} in ${duration(status.seconds)}; ` +
       `it is kept for every later solve.`;
+    if (news) trainedNoteTimer = setTimeout(() => { box.hidden = true; }, TRAINED_NOTE_MS);
   } else if (status.state === "failed") {
     text.textContent = `Training ${model} failed: ${status.message}.`;
   } else {
@@ -748,7 +758,8 @@ function showTraining(status, players) {
       (status.compiling ? "Compiling the training kernels (first run only)\u2026"
         : !status.total ? "Starting\u2026"
         : `Deal ${count(status.done)} of ${count(status.total)}` +
-          (status.remaining === null ? "." : `, about ${duration(status.remaining)} left.`));
+          (status.remaining === null ? "; estimating the time left\u2026"
+            : `, about ${duration(status.remaining)} left.`));
     if (status.total && !status.compiling) {
       bar.max = status.total;
       bar.value = status.done;
