@@ -180,9 +180,10 @@ function chooseRules(name) {
   parts.push(rs.spade_sets === 2 ? "every spade twice" : "one 52-card pack");
   if (rs.jokers) parts.push(`${rs.jokers} jokers`);
   if (rs.cut_card) parts.push("a cut card names the Bonus rank");
-  parts.push(`a foul: ${rs.fouls}`);
-  $("rules-note").textContent = (rs.file_text ? `${rs.name}: ${rs.summary}. ` : "") +
-    parts.join("; ") + ` (${rs.docs}).`;
+  // The rules in a player's words: the deal, then the scoring as the library sums it up
+  // (its summary's part after the deck and deal), not a path into the source's docs.
+  $("rules-note").textContent = (rs.file_text ? `${rs.name}: ` : "") + parts.join("; ") +
+    `. Scoring: ${scoringOf(rs)}.`;
   $("discard-note").textContent = dealt > kept
     ? `The ${dealt - kept} cards you do not set are your discards.` : "";
   buildDeck();
@@ -191,6 +192,13 @@ function chooseRules(name) {
   $("training").hidden = true;
   state.modelTraining = false;
   if (rs.file_text) modelReady().catch((e) => showError(e.message, "rules-file"));
+}
+
+// "+1 for no row lost, +3 a home run, royalties, a foul cannot be played": the scoring
+// part of the rule set's summary ("65 cards and 3 jokers, 17 each ...; SCORING").
+function scoringOf(rs) {
+  const at = rs.summary.indexOf("; ");
+  return at < 0 ? rs.summary : rs.summary.slice(at + 2);
 }
 
 function buildDeck() {
@@ -441,11 +449,15 @@ function appendRows(box, setting, categories, rates, discards) {
   }
 }
 
+// Three rows on a line, "|" between them; each separator goes with the row after it,
+// so that a narrow line breaks between rows and never leaves a "|" on a line alone.
 function arrangementView(rows) {
-  const box = el("span");
+  const box = el("span", "arrangement");
   rows.forEach((row, r) => {
-    if (r) box.append(el("span", "sep", " | "));
-    box.append(cardsView(words(row), { small: true }));
+    const part = el("span", "arrangement-row");
+    if (r) part.append(el("span", "sep", " | "));
+    part.append(cardsView(words(row), { small: true }));
+    box.append(part);
   });
   return box;
 }
@@ -472,9 +484,9 @@ async function solve() {
 
 function unitsNote(players) {
   const others = players - 1;
-  return `A unit is your net score in one deal, won from or paid to ` +
-    (others === 1 ? "the other player" : `the ${others} other players together`) +
-    ` (docs/rules.md#scoring).`;
+  return `A unit is a point of the rule set's scoring (under Rule set, above): your net ` +
+    `score in one deal, won from or paid to ` +
+    (others === 1 ? "the other player." : `the ${others} other players together.`);
 }
 
 function showSolution(sol) {
