@@ -167,3 +167,18 @@ def test_sections_cited_by_name_exist():
             cited += 1
             assert anchor in anchors, (path.name, anchor)
     assert cited >= 5
+
+
+def test_the_reports_count_of_the_quick_benchmarks_is_the_suites():
+    # "13 of them": what -m quick collects (the peers' packages, the bench extra, needed).
+    for peer in ("treys", "eval7", "phevaluator", "pytest_benchmark"):
+        pytest.importorskip(peer, reason="the bench extra is not installed")
+    import subprocess
+    import sys
+    said = re.search(r"-m quick +# (\d+) of them", REPORT.read_text(encoding="utf-8"))
+    run = subprocess.run([sys.executable, "-m", "pytest", "benchmarks", "-m", "quick",
+                          "--collect-only", "-q", "-p", "no:cacheprovider"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    collected = re.search(r"(\d+)/\d+ tests collected", run.stdout)
+    assert said and collected, run.stdout[-500:]
+    assert said.group(1) == collected.group(1)
