@@ -27,6 +27,7 @@ const state = {
   active: "front",
   busy: false,
   modelTraining: false,   // the chosen rules file's opponent model is being trained
+  trainingId: null,       // the id of the training shown (for "Stop the training")
 };
 
 const $ = (id) => document.getElementById(id);
@@ -749,6 +750,8 @@ function showTraining(status, players) {
   }
   state.modelTraining = status.state === "training";
   if (status.state === "training") watchedTrainings.add(status.id);
+  state.trainingId = status.id;
+  $("training-cancel").hidden = status.state !== "training";
   const box = $("training"), bar = $("training-bar"), text = $("training-text");
   clearTimeout(trainedNoteTimer);
   // A model that was there already is not news; one this page watched being trained is,
@@ -763,6 +766,8 @@ function showTraining(status, players) {
     if (news) trainedNoteTimer = setTimeout(() => { box.hidden = true; }, TRAINED_NOTE_MS);
   } else if (status.state === "failed") {
     text.textContent = `Training ${model} failed: ${status.message}.`;
+  } else if (status.state === "cancelled") {
+    text.textContent = `Training ${model} was stopped; nothing of it is kept.`;
   } else {
     const count = (n) => n.toLocaleString("en-US");
     text.textContent = `No opponent model for ${status.rules} (${players} players) ` +
@@ -798,6 +803,20 @@ async function modelReady() {
   if (status.state === "failed") {
     throw new Error(`training the opponent model of ${status.rules} failed: ${status.message}`);
   }
+  if (status.state === "cancelled") {
+    throw new Error(`the training of the opponent model of ${status.rules} was stopped; ` +
+                    `use the rules again to train it`);
+  }
+}
+
+// "Stop the training": DELETE /api/rules/train/{id} stops it within about a second.
+async function cancelTraining() {
+  if (!state.trainingId) return;
+  const response = await fetch(`/api/rules/train/${encodeURIComponent(state.trainingId)}`,
+                               { method: "DELETE" });
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
+  showTraining(data, Number($("players").value));
 }
 
 // --- start ------------------------------------------------------------------------------------------
@@ -818,6 +837,8 @@ async function start() {
   }
   $("rules").addEventListener("change", (e) => chooseRules(e.target.value));
   $("rules-file-use").addEventListener("click", () => useRulesFile());
+  $("training-cancel").addEventListener(
+    "click", () => cancelTraining().catch((e) => showError(e.message, "rules-file")));
   $("rules-file-pick").addEventListener("change", loadRulesFile);
   $("cut").addEventListener("change", () => { markCut(); handChanged(); });
   for (const id of ["players", "samples", "seed"]) {
