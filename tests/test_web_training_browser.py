@@ -55,7 +55,12 @@ def test_a_new_rules_file_shows_its_training_then_solves(page):
                            "training one by self-play, once. Deal ")
     assert f" of {(PRESET[0] + 1) * PRESET[1]:,}" in text
     assert page.get_attribute("#training-bar", "max") == str((PRESET[0] + 1) * PRESET[1])
+    assert page.is_visible("#training-cancel")            # (Stop the training)
     if os.environ.get("SOLVER_SCREENSHOT_TRAINING"):
+        # (Once the time left is estimated: from the third round on.)
+        page.wait_for_function("""() =>
+            document.getElementById("training-text").textContent.endsWith(" left.")""",
+            timeout=240_000)
         page.locator("#game").screenshot(path=os.environ["SOLVER_SCREENSHOT_TRAINING"])
     # The page stays usable meanwhile: a hand is taken, and Solve waits for the model.
     page.select_option("#samples", "200")
