@@ -597,6 +597,12 @@ GUIDE_PAGE = Path(__file__).resolve().parent.parent / "docs" / "guide" / "comman
 
 def _guide_commands() -> dict:
     """The guide's command table: {command: {option: default given, or None}}."""
+    return {name: options for name, (_, options) in _guide_table().items()}
+
+
+def _guide_table() -> dict:
+    """The guide's command table: {command: (the words its command column gives after
+    the command's name, up to its first option; {option: default given, or None})}."""
     text = GUIDE_PAGE.read_text(encoding="utf-8")
     start = text.index("| command | what it does | options |")
     rows = {}
@@ -605,7 +611,10 @@ def _guide_commands() -> dict:
             break
         command, _, options = line.strip("| ").rsplit(" | ", 2)
         name = re.match(r"`(\w+)", command).group(1)
-        rows[name] = dict(re.findall(r"`(--[\w-]+)`(?: \(([^)]*)\))?", options))
+        words = [w for span in re.findall(rf"`{name}\b([^`]*)`", command)
+                 for w in span.split(" --")[0].replace("[", " ").replace("]", " ").split()
+                 if w != "..."]
+        rows[name] = (words, dict(re.findall(r"`(--[\w-]+)`(?: \(([^)]*)\))?", options)))
     return rows
 
 
@@ -631,3 +640,16 @@ def test_the_guides_command_table_is_the_parsers():
                 assert not shown, f"{name} {option}: the guide gives a default, {shown}"
             else:
                 assert shown == _shown(action.default), f"{name} {option}: {shown}"
+
+
+def test_the_guides_command_column_gives_each_commands_arguments():
+    # "train RULES", "rules list", "rules show NAME", "help [COMMAND]": each argument the
+    # parser takes by position (by its name, or each of its choices), and no other.
+    guide = _guide_table()
+    for name, sub in _cli.subparsers(cli._parser()).items():
+        want = set()
+        for action in sub._actions:
+            if not action.option_strings:
+                want |= set(action.choices or [(action.metavar or action.dest).upper()
+                                                .split("|")[0]])
+        assert set(guide[name][0]) == want, name
