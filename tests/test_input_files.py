@@ -191,9 +191,9 @@ def test_a_long_line_in_a_batch_file_is_that_lines_error(tmp_path, capsys):
     code, out, err = run(capsys, "solve", "--batch", path, "--rules", "classic")
     assert code == 2 and not out
     assert err.splitlines() == [
-        f"python3 -m solver: error: {path} line 1: longer than 64 KiB (a line is one hand)",
-        f"python3 -m solver: error: {path} line 2: the classic rule set deals 13 cards, not 2",
-        f"python3 -m solver: error: {path}: no hands to solve (2 bad lines)"]
+        f"python3 -m solver: skipped {path} line 1: longer than 64 KiB (a line is one hand)",
+        f"python3 -m solver: skipped {path} line 2: the classic rule set deals 13 cards, not 2",
+        f"python3 -m solver: error: {path}: no hands to solve (2 lines skipped)"]
 
 
 def test_review_batch_reads_standard_input_a_line_at_a_time(capsys, monkeypatch):
