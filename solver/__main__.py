@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import contextlib
-import io
 import json
 import os
 import secrets
@@ -50,6 +49,7 @@ import solver
 from . import _jit, _progress, _quiet_start
 from ._checks import check_int, cli_words
 from ._cli import Formatter, Parser, command_options, run_command, subparsers
+from ._inputs import BATCH_FILE_BYTES, LineTooLong, lines, open_regular
 from .display import deal_text, row_value_text, settlement_text, sort_row
 from .rules import RULE_SET_NAMES, is_rule_file, rule_set
 from .sampling import RANDOM_SEEDS, deal_hands
@@ -424,25 +424,31 @@ def _say_skipped(lines: list) -> None:
 
 def _read_batch(path: str, cut) -> tuple[list[tuple[str, object, int]], list[tuple[int, str]]]:
     """(hand, cut card, line number) of each hand in a batch file (``-``: standard
-    input), and (line number, what is wrong) of each line that is not text (UTF-8)."""
+    input), and (line number, what is wrong) of each line that is not text (UTF-8) or is
+    longer than LINE_BYTES.  The file must be a regular file of at most BATCH_FILE_BYTES
+    (standard input: no more than that is read); see solver._inputs."""
     entries, bad = [], []
     # Read as bytes, so that a line that is not text is named (decoding the whole file
     # would fail at its first such byte, naming no line).  Standard input is read but
     # left open: it is not ours to close (nor is it bytes when a caller replaced it).
     if path != STDIN:
-        lines = open(path, "rb")
+        stream = open_regular(path, "batch file", BATCH_FILE_BYTES)
     else:
-        stdin = getattr(sys.stdin, "buffer", None)
-        lines = contextlib.nullcontext(stdin if stdin is not None
-                                       else (line.encode() for line in sys.stdin))
-    with lines as f:
-        for number, raw in enumerate(f, 1):
+        stream = contextlib.nullcontext(getattr(sys.stdin, "buffer", None) or sys.stdin)
+    with stream as f:
+        for number, raw in enumerate(lines(f, source=_batch_name(path),
+                                           total=BATCH_FILE_BYTES), 1):
+            if isinstance(raw, LineTooLong):
+                bad.append((number, str(raw)))
+                continue
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as e:
                 bad.append((number, f"not text: byte 0x{raw[e.start]:02x} at column "
                                     f"{e.start + 1} is not UTF-8 (is it a binary file?)"))
                 continue
+            if number == 1 and line.startswith("\ufeff"):       # a byte-order mark
+                line = line[1:]
             control = next((i for i, c in enumerate(line)
                             if ord(c) < 32 and c not in "\t\r\n"), None)
             text = line.split("#", 1)[0].strip()
@@ -616,6 +622,16 @@ def _review(args) -> int:
     return 0
 
 
+class _NamedStream:
+    """A stream read a line at a time (``readline``), under another ``name``."""
+
+    def __init__(self, stream, name: str):
+        self.stream, self.name = stream, name
+
+    def readline(self, size: int = -1):
+        return self.stream.readline(size)
+
+
 def _review_batch(args) -> int:
     """``review --batch FILE``: a session's report (text, --json, --html OUT)."""
     from .session import review_many
@@ -625,10 +641,9 @@ def _review_batch(args) -> int:
     top = check_int("top", args.top, 0)
     source = args.batch
     if args.batch == STDIN:
-        # Read whole (its format is told by its first line), named as the messages say it.
-        source = io.BytesIO(sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer")
-                            else sys.stdin.read().encode())
-        source.name = _batch_name(STDIN)
+        # Read a line at a time, named as the messages say it.
+        source = _NamedStream(getattr(sys.stdin, "buffer", None) or sys.stdin,
+                              _batch_name(STDIN))
     progress = _progress.shown(False if args.quiet else None)
     if not args.quiet:
         from .policy import POLICY_TABLE

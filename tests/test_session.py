@@ -326,7 +326,7 @@ def test_cli_errors(capsys, tmp_path):
         f"python3 -m solver: error: {bad}: no hands to grade (1 line skipped)"]
     for argv, message in (
             (("--batch", str(bad), CLASSIC), "with --batch FILE every line gives its own"),
-            (("--batch", str(tmp_path / "none.jsonl")), "No such file"),
+            (("--batch", str(tmp_path / "none.jsonl")), "none.jsonl: no such hand history"),
             ((CLASSIC,), "give the hand's cards and --setting"),
             ((CLASSIC, "--setting", "declare", "--workers", "2"), "--workers is for --batch"),
             ((CLASSIC, "--setting", "declare", "--html", "x.html"), "--html is for --batch")):

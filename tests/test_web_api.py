@@ -456,7 +456,7 @@ def test_a_rules_file_is_described_as_the_shipped_rule_sets_are(client):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("[scoring]\nmajority = 1\n", "the rules file: scoring.majority = 1: unknown key (did "
+    ("[scoring]\nmajority = 1\n", "the rules file: [scoring] majority = 1: unknown key (did "
                                   "you mean 'majority_bonus'?)"),
     ("[deck\n", "the rules file: invalid TOML"),
     ("[deck]\njokers = 1\n", "the rules file: name: a rule set needs a name"),
