@@ -40,8 +40,8 @@ import numpy as np
 
 from ._jit import njit
 from .kernels import ordinal3, ordinal_of_word5
-from .rules import (BONUS_REPLACE, CATEGORY_INDEX, FRONT_CATEGORIES, PAID_ROW_MADE, SCHEME_GENERAL,
-                    RuleSet)
+from .rules import (CATEGORY_INDEX, FRONT_CATEGORIES, SCHEME_GENERAL, RuleSet,
+                    front_earnings_fall, royalty_below_points)
 from .scoring import row_bonus
 
 
@@ -50,31 +50,15 @@ def front_bonus_is_monotone(rules: RuleSet) -> bool:
     (bonus table, and Mandarin's Front-trips points), the premise of taking the strongest
     legal Front.  True for every shipped rule set; :func:`solver.solve` checks it.  For
     the general scoring, what a won Front earns must grow under every multiplier (none,
-    a shot's, a home run's), and where royalties are paid whenever made, so must they."""
+    a shot's, a home run's), and where royalties are paid whenever made, so must they,
+    rank by rank where royalties are by rank (:func:`solver.rules.front_earnings_fall`)."""
     possible = [c for c in FRONT_CATEGORIES
                 if (c != "bonus_trips" or rules.cut_card) and (c != "joker_trips" or rules.jokers)]
     if rules.scheme == SCHEME_GENERAL:
-        royalties = [rules.row_bonus[0][CATEGORY_INDEX[c]] for c in possible]
-        points = [_won_row_points(rules, 0, c) for c in possible]
-        earned = [[p * m + r * (m if rules.bonus_multiplied else 1)
-                   for p, r in zip(points, royalties)]
-                  for m in {1, rules.shot_multiplier, rules.home_run_multiplier}]
-        if rules.bonus_paid == PAID_ROW_MADE:
-            earned.append(royalties)
-        return all(a <= b for seq in earned for a, b in zip(seq, seq[1:]))
+        return front_earnings_fall(rules) is None
     units = [max(1, rules.row_bonus[0][CATEGORY_INDEX[c]])
              * (max(1, rules.front_trips_points) if c == "trips" else 1) for c in possible]
     return all(a <= b for a, b in zip(units, units[1:]))
-
-
-def _won_row_points(rules: RuleSet, row: int, category: str) -> int:
-    """The general scoring's points of a row won with ``category``, royalty apart (0
-    where the royalty replaces them)."""
-    if rules.bonus_mode == BONUS_REPLACE and rules.row_bonus[row][CATEGORY_INDEX[category]]:
-        return 0
-    if row == 0 and category == "trips" and rules.front_trips_points:
-        return rules.front_trips_points
-    return rules.row_points[row]
 
 
 def dominance_failure(rules: RuleSet) -> "str | None":
@@ -83,12 +67,19 @@ def dominance_failure(rules: RuleSet) -> "str | None":
     its premise -- a row's value rising while its royalty does not drop never lowers our
     score -- where no unit is negative, a royalty that replaces a row's points is never
     worth less than them (times the largest multiplier, where royalties are not
-    multiplied), and a home run never multiplies less than the shot it also is."""
+    multiplied), and a home run never multiplies less than the shot it also is.
+
+    Multiplied majorities and scoops keep it (a side's multiplier only grows as its rows
+    do), and so do loss caps: a pair's capped units grow with its units, and under a cap
+    per deal a seat's payments (the largest within every cap, its largest debt first)
+    only grow with what it is owed and shrink with what it owes
+    (tests/test_house_rules.py checks solve against every arrangement)."""
     if rules.scheme != SCHEME_GENERAL:
         return None
     counts = (*rules.row_points, rules.front_trips_points, rules.majority_bonus,
               rules.scoop_units, rules.home_run_units, rules.foul_penalty,
-              *(u for row in rules.row_bonus for u in row))
+              *(u for row in rules.row_bonus for u in row),
+              *(u for units in rules.row_bonus_by_rank.values() for u in units))
     if min(counts) < 0:
         return "a negative number of units"
     if min(rules.shot_multiplier, rules.home_run_multiplier) < 1:
@@ -96,14 +87,9 @@ def dominance_failure(rules: RuleSet) -> "str | None":
     if rules.home_run_multiplier < rules.shot_multiplier and (
             rules.home_run_min_seats <= max(rules.seats)):
         return "a home run multiplies less than a shot"
-    if rules.bonus_mode == BONUS_REPLACE:
-        most = 1 if rules.bonus_multiplied else max(rules.shot_multiplier,
-                                                    rules.home_run_multiplier)
-        for r in range(3):
-            points = max(rules.row_points[r], rules.front_trips_points if r == 0 else 0)
-            if any(0 < u < points * most for u in rules.row_bonus[r]):
-                return (f"a {('Front', 'Middle', 'Back')[r]} royalty worth less than the "
-                        f"row points it replaces")
+    below = royalty_below_points(rules)
+    if below:
+        return below[1]
     return None
 
 

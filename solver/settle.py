@@ -138,6 +138,7 @@ def _prepare(arrangements, rules, cut, declared):
     if n not in rs.seats:
         raise ValueError(f"the {rs.name} rule set settles {' or '.join(map(str, rs.seats))} "
                          f"seats, not {n}")
+    rs = rs.at_seats(n)                     # (its scoring at this table size)
     tables = tables_for(rs, cut)
     seat_codes = _seat_codes(arrangements, rs, cut_taken(rs, cut))
     vals = np.array([[_value_of_codes(row, tables) for row in seat] for seat in seat_codes],

@@ -16,16 +16,25 @@ import solver
 from solver import scoring
 from solver.rules import (AUTOMATIC_WINS, CATEGORIES, CATEGORY_INDEX, SCHEME_GENERAL,
                           SCHEME_SCOOP, RuleSet)
-from solver.tables import CATEGORY_SHIFT
+from solver.tables import CATEGORY_SHIFT, value_digits
 from test_naive_selfcheck import MANDARIN_4, _deck, _random_legal
 
 BUILT_INS = ["joker", "bonus", "pagat", "classic", "classic:eastern", "classic:mandarin"]
 SIX_PAIRS = 1 + AUTOMATIC_WINS.index("six_pairs")     # (the scoring core's code of it)
 
 
+def _key(value):
+    """A row value (solver.tables' scale) as the reference's key: the category, then the
+    tie-break ranks 2..14 (a paired flush's first item counts its pairs), so that keys
+    order as values do and naive.key_rank reads a row's rank."""
+    category, digits = int(value) >> CATEGORY_SHIFT, value_digits(int(value))
+    if category == CATEGORY_INDEX["paired_flush"]:
+        return (category, digits[0]) + tuple(d + 1 for d in digits[1:] if d)
+    return (category,) + tuple(d + 1 for d in digits if d)
+
+
 def _keys(vals):
-    """Row values (solver.tables' scale) as the reference's keys: (category, value)."""
-    return [[(int(v) >> CATEGORY_SHIFT, int(v)) for v in seat] for seat in vals]
+    return [[_key(v) for v in seat] for seat in vals]
 
 
 def _general_params(rules):
