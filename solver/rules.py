@@ -81,6 +81,9 @@ AUTOMATIC_WINS = (
 MAX_CARDS_DEALT = 17          # cards a seat may be dealt; 13 of them are set
 SEAT_COUNTS = (2, 3, 4, 5)    # table sizes a rule set may deal to (where the deck holds them)
 N_RANKS = len(RANK_NAMES)     # a royalty table by rank has one entry a rank, 2 first
+# The ranks as a row of them is named: "a pair of 8s", "trips of queens".
+RANK_PLURALS = ("2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "jacks", "queens",
+                "kings", "aces")
 
 # The fields of a rule set that say how a deal scores: what a rule set may change at one
 # table size (RuleSet.seat_scoring; a file's [at_N_seats] tables).
@@ -826,6 +829,11 @@ def _rule_set_of_tables(data: Mapping, source: str, default_name: "str | None") 
             key, reason = failure
             raise RuleFileError(source, f"royalties.{key}", _rank_table(rs.row_bonus_by_rank[key]),
                                 reason)
+    failure = deal_cap_failure(rs)
+    if failure:
+        raise RuleFileError(source, "scoring.loss_cap_per_deal", rs.loss_cap_per_deal,
+                            failure + " (the solver prunes by strength; pay royalties when "
+                            "the row wins, or leave home runs out)")
     return rs
 
 
@@ -979,10 +987,6 @@ class _FileReader:
         return out
 
 
-_RANK_PLURALS = ("2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "jacks", "queens",
-                 "kings", "aces")
-
-
 def front_earnings_fall(rules: RuleSet) -> "tuple[str, str] | None":
     """Where a stronger Front would earn less than a weaker one when it wins under the
     general scoring -- under every multiplier (none, a shot's, a home run's), and, where
@@ -995,8 +999,9 @@ def front_earnings_fall(rules: RuleSet) -> "tuple[str, str] | None":
     that names the row: its pair, its trips, its top card; :func:`solver.tables.value_rank`),
     which is their order on the value scale.  Bonus trips of different ranks never meet
     (a deal has one Bonus rank), so they are not compared with each other."""
-    possible = [c for c in FRONT_CATEGORIES
-                if (c != "bonus_trips" or rules.cut_card) and (c != "joker_trips" or rules.jokers)]
+    possible = [c for c in FRONT_CATEGORIES       # (joker trips are three jokers)
+                if (c != "bonus_trips" or rules.cut_card) and (c != "joker_trips"
+                                                               or rules.jokers == 3)]
     levels = []          # (what, category, [royalty of each rank of the level])
     for category in possible:
         units = rules.royalty_units(0, category)
@@ -1007,7 +1012,7 @@ def front_earnings_fall(rules: RuleSet) -> "tuple[str, str] | None":
             what = {"high_card": "{}-high", "pair": "a pair of {}",
                     "trips": "trips of {}"}[category]
             levels += [(what.format(RANK_NAMES[r] if category == "high_card"
-                                    else _RANK_PLURALS[r]), category, [u])
+                                    else RANK_PLURALS[r]), category, [u])
                        for r, u in enumerate(units)]
 
     def earned(category, royalty, multiplier):
@@ -1054,6 +1059,23 @@ def royalty_below_points(rules: RuleSet) -> "tuple[str, str] | None":
                 return (f"{row}.{category}",
                         f"a {row.title()} royalty worth less than the row points it replaces: "
                         f"{min(low)}, where the row scores {points * most}")
+    return None
+
+
+def deal_cap_failure(rules: RuleSet) -> "str | None":
+    """Why a loss cap per deal would make the search's pruning inexact under ``rules``,
+    or None.  Under the cap a seat pays the seats it lost to within its cap, largest debt
+    first; a stronger row of ours changes only our own pairs, and then never lowers our
+    result.  But a home run also changes its maker's pairs with the others: where
+    royalties are paid whenever made, a seat can scoop everyone and still owe some of
+    them (their royalties), and our stronger row, ending its home run, raises what it owes
+    a seat ahead of us in its order of debts and lowers what it collects -- and so what
+    it pays us (docs/rules.md#loss-caps, tests/test_house_rules.py has such a deal)."""
+    if (rules.loss_cap_per_deal and rules.bonus_paid == PAID_ROW_MADE
+            and (rules.home_run_units or rules.home_run_multiplier != rules.shot_multiplier)
+            and rules.home_run_min_seats <= max(rules.seats)):
+        return ("a loss cap per deal with royalties paid whenever made and home runs that "
+                "change the units: a stronger row could score less")
     return None
 
 

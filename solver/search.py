@@ -41,7 +41,7 @@ import numpy as np
 from ._jit import njit
 from .kernels import ordinal3, ordinal_of_word5
 from .rules import (CATEGORY_INDEX, FRONT_CATEGORIES, SCHEME_GENERAL, RuleSet,
-                    front_earnings_fall, royalty_below_points)
+                    deal_cap_failure, front_earnings_fall, royalty_below_points)
 from .scoring import row_bonus
 
 
@@ -70,10 +70,12 @@ def dominance_failure(rules: RuleSet) -> "str | None":
     multiplied), and a home run never multiplies less than the shot it also is.
 
     Multiplied majorities and scoops keep it (a side's multiplier only grows as its rows
-    do), and so do loss caps: a pair's capped units grow with its units, and under a cap
-    per deal a seat's payments (the largest within every cap, its largest debt first)
-    only grow with what it is owed and shrink with what it owes
-    (tests/test_house_rules.py checks solve against every arrangement)."""
+    do), and so does a loss cap per pair (a pair's capped units grow with its units).  A
+    loss cap per deal keeps it where a stronger row of ours changes only our own pairs:
+    every other seat's result then cannot rise in all (each pays within its cap, which
+    shrinks with what it collects), so ours cannot fall; home runs break that only where
+    royalties are paid whenever made (:func:`solver.rules.deal_cap_failure`, which a file
+    is refused for).  tests/test_house_rules.py checks both against every arrangement."""
     if rules.scheme != SCHEME_GENERAL:
         return None
     counts = (*rules.row_points, rules.front_trips_points, rules.majority_bonus,
@@ -90,7 +92,7 @@ def dominance_failure(rules: RuleSet) -> "str | None":
     below = royalty_below_points(rules)
     if below:
         return below[1]
-    return None
+    return deal_cap_failure(rules)
 
 
 @njit

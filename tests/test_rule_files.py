@@ -164,6 +164,8 @@ def random_rule_dict(rng: random.Random) -> dict:
         scoring["home_run_multiplier"] = shot + rng.randint(0, 1)
     if d["royalties"].get("mode") == "replace":
         d["royalties"]["mode"] = "add"     # (a royalty by rank replacing fewer points is refused)
+    if d["scoring"].get("loss_cap_per_deal") and d["royalties"].get("paid") == "row_made":
+        d["royalties"]["paid"] = "row_won"   # (with home runs, refused: see the bad files)
     for n in rng.sample(seats, rng.randint(0, len(seats))):     # scoring at one table size
         table = {"scoring": {key: d["scoring"][key] + rng.randint(0, 2) for key in
                              rng.sample(["scoop_units", "majority_bonus", "home_run_units",
@@ -376,6 +378,10 @@ BAD_FILES = [
      "the same at every table size"),
     ("a negative loss cap", "[scoring]\nloss_cap_per_deal = -5\n",
      "scoring.loss_cap_per_deal", "-5", "at least 0"),
+    ("a loss cap per deal that the search cannot prune by",
+     "[scoring]\nloss_cap_per_deal = 30\nhome_run_units = 3\n[royalties]\npaid = 'row_made'\n"
+     "back.quads = 4\n", "scoring.loss_cap_per_deal", "30",
+     "royalties paid whenever made and home runs that change the units"),
 ]
 
 
