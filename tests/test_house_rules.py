@@ -234,6 +234,75 @@ def test_a_loss_cap_per_deal_with_royalties_paid_when_made_and_home_runs_is_refu
         RuleSet.from_dict(rules.to_dict())
 
 
+def _without_front_royalties(rules: RuleSet) -> RuleSet:
+    return dataclasses.replace(
+        rules, row_bonus=((0,) * len(rules.row_bonus[0]),) + tuple(rules.row_bonus[1:]),
+        row_bonus_by_rank={k: v for k, v in rules.row_bonus_by_rank.items()
+                           if not k.startswith("front.")})
+
+
+def test_a_stronger_row_never_scores_less_where_the_search_prunes(rng):
+    """The premise of the search's pruning (solver/search.py), checked directly: under
+    random rule sets with the new keys (royalties by rank, multiplied majorities and
+    scoops, loss caps per pair and per deal, scoring by table size) that
+    dominance_failure and front_bonus_is_monotone accept, raising one row of a legal
+    setting to a stronger legal one whose royalty is no smaller never lowers our units
+    against any sample of opponents (fouls and automatic wins among them)."""
+    from test_scoring_general import _random_auto, _random_rules, _random_values
+    checked = {"loss_cap_per_deal": 0, "loss_cap_per_pair": 0, "row_bonus_by_rank": 0,
+               "majority_multiplied": 0, "scoop_multiplied": 0}
+    decks = [solver.rows.tables_for(solver.rule_set(name)) for name in ("classic", "joker")]
+    for i in range(60):
+        t = decks[i % 2]
+        fronts = np.unique(t.values[t.ord3][t.values[t.ord3] >= 0]).astype(np.int32)
+        fives = np.unique(t.values[t.ord5][t.values[t.ord5] >= 0]).astype(np.int32)
+        rules = _random_rules(rng)
+        for n in rules.seats:
+            table = rules.at_seats(n)
+            if not front_bonus_is_monotone(table):
+                table = _without_front_royalties(table)
+            if table.scheme != scoring.SCHEME_GENERAL or dominance_failure(table):
+                continue
+            for key in checked:
+                checked[key] += bool(getattr(table, key))
+            params = scoring.scoring_params(table)
+            royalty = [solver.tables.royalties_by_value(table, r, v)
+                       for r, v in enumerate((fronts, fives, fives))]
+            index = [{int(v): j for j, v in enumerate(vs)} for vs in (fronts, fives, fives)]
+            base, raised = [], []
+            while len(base) < 60:
+                front = int(_random_values(rng, fronts, 1)[0])
+                middle, back = sorted(int(v) for v in _random_values(rng, fives, 2))
+                if not front < middle:
+                    continue
+                x = [front, middle, back]
+                r = int(rng.integers(3))
+                values = (fronts, fives, fives)[r]
+                low = index[r][x[r]]
+                above = np.arange(low + 1, len(values))
+                above = above[royalty[r][above] >= royalty[r][low]]
+                above = above[values[above] < middle] if r == 0 else (
+                    above[values[above] <= back] if r == 1 else above)
+                if not len(above):
+                    continue
+                y = list(x)
+                y[r] = int(values[rng.choice(above)])
+                base.append(x)
+                raised.append(y)
+            S = 30
+            opp = np.sort(_random_values(rng, fives, (S, n - 1, 3)), axis=2)
+            fouled = (rng.random((S, n - 1)) < 0.2) & scoring.fouls_playable(table)
+            auto = _random_auto(rng, table, (S, n - 1))
+            before = scoring.score_candidates(np.array(base, np.int32), 0, opp, fouled, auto,
+                                              params)
+            after = scoring.score_candidates(np.array(raised, np.int32), 0, opp, fouled, auto,
+                                             params)
+            worse = np.argwhere(after < before)
+            assert not len(worse), (table, base[worse[0][0]], raised[worse[0][0]],
+                                    opp[worse[0][1]], fouled[worse[0][1]])
+    assert min(checked.values()) >= 5, checked
+
+
 # --- random files: settle and solve against the reference --------------------------------------
 DECKS = ({"extra_spades": False, "jokers": 0}, {"extra_spades": False, "jokers": 2},
          {"extra_spades": True, "jokers": 3})
