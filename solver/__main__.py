@@ -30,14 +30,14 @@ docs/rule-files.md).  ``solve`` is the default when the first argument is not a 
 solves a sample ``joker`` hand.  Bad input prints one line on stderr, in the command
 line's words (``--cut 4c``, not the library's ``cut='4c'``: :func:`solver._checks.cli_words`),
 and exits with 2.  Ctrl+C prints ``interrupted`` and exits with 130; a reader that stops
-early (``| head -1``) ends it quietly.  The text layout is :mod:`solver.display`'s.
+early (``| head -1``) ends it quietly, with exit code 0 (text or ``--json`` alike).  The
+text layout is :mod:`solver.display`'s.
 """
 from __future__ import annotations
 
 import argparse
 import dataclasses
 import contextlib
-import io
 import json
 import os
 import secrets
@@ -49,6 +49,7 @@ import solver
 from . import _jit, _progress, _quiet_start
 from ._checks import check_int, cli_words
 from ._cli import Formatter, Parser, command_options, run_command, subparsers
+from ._inputs import BATCH_FILE_BYTES, LineTooLong, lines, open_regular
 from .display import deal_text, row_value_text, settlement_text, sort_row
 from .rules import RULE_SET_NAMES, is_rule_file, rule_set
 from .sampling import RANDOM_SEEDS, deal_hands
@@ -130,7 +131,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="solve every hand in FILE ('-': standard input), one a line ('#' "
                         "comments; a line may end with 'cut 4c' for its own cut card), in "
                         "parallel")
-    s.add_argument("--workers", type=int, default=None,
+    s.add_argument("--workers", type=_workers, default=None,
                    help="--batch: local processes (default: one per core)")
     s.add_argument("--quiet", action="store_true",
                    help="no compile notice, no progress bar")
@@ -194,7 +195,7 @@ def _parser() -> argparse.ArgumentParser:
                         "lines or CSV, '-': standard input; docs/sessions.md), and add "
                         "them up; --rules and --players are the default of a line that "
                         "does not give its own")
-    r.add_argument("--workers", type=int, default=None,
+    r.add_argument("--workers", type=_workers, default=None,
                    help="--batch: local processes (default: one per core, but one per 32 "
                         "hands at most)")
     r.add_argument("--html", metavar="OUT", default=None,
@@ -263,8 +264,9 @@ def _parser() -> argparse.ArgumentParser:
                        "solve it, grade your own setting. Needs the web extra: "
                        "python3 -m pip install -e '.[web]'. Ctrl+C stops it.")
     v.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on; anything but 127.0.0.1 lets other machines "
-                        "run solves on this one (no authentication)")
+                   help="address to listen on; anything but loopback (127.0.0.1) lets anyone "
+                        "on the network use every endpoint: solve, review, train (no "
+                        "authentication)")
     v.add_argument("--port", type=int, default=8000, help="port (0: a free one)")
     v.add_argument("--max-samples", type=int, default=4000,
                    help="the most sampled deals a request may use (a solve without "
@@ -275,12 +277,29 @@ def _parser() -> argparse.ArgumentParser:
                         "request, does not count)")
     v.add_argument("--max-body", type=int, default=65536,
                    help="the largest request body accepted, in bytes")
+    v.add_argument("--max-models", type=int, default=20,
+                   help="the opponent models this server trains for rule-set files that it "
+                        "keeps on disk; beyond it the least recently used are deleted "
+                        "(never a shipped model, nor one trained with the train command)")
 
     h = sub.add_parser("help", formatter_class=Formatter, help="this help, or a command's",
                        description="The help of the command line, or of one command.")
     h.add_argument("topic", nargs="?", metavar="COMMAND", default=None,
                    help="the command to tell about")
     return parser
+
+
+def _workers(text: str) -> int:
+    """``--workers``' value, in the command line's words: the library's "(or None: one
+    per core)" is, here, leaving the option out."""
+    try:
+        workers = int(text)
+    except ValueError:
+        workers = None
+    if workers is None or workers < 1:
+        raise argparse.ArgumentTypeError(f"a number of processes, at least 1, not {text!r} "
+                                         f"(leave --workers out for one per core)")
+    return workers
 
 
 def _seat_numbers(text: str) -> list[int]:
@@ -388,27 +407,48 @@ def _batch_name(path: str) -> str:
 BAD_LINES_SHOWN = 10
 
 
+def _lines(n: int) -> str:
+    return f"{n} line{'s' if n != 1 else ''}"
+
+
+def _say_skipped(lines: list) -> None:
+    """Name a batch's bad lines on stderr, up to BAD_LINES_SHOWN, then their count: as
+    skipped lines, not errors (the run goes on with the others, and exits 0)."""
+    prog = _prog()
+    for line in lines[:BAD_LINES_SHOWN]:
+        print(f"{prog}: skipped {line}", file=sys.stderr)
+    if len(lines) > BAD_LINES_SHOWN:
+        print(f"{prog}: ... and {len(lines) - BAD_LINES_SHOWN} more skipped lines",
+              file=sys.stderr)
+
+
 def _read_batch(path: str, cut) -> tuple[list[tuple[str, object, int]], list[tuple[int, str]]]:
     """(hand, cut card, line number) of each hand in a batch file (``-``: standard
-    input), and (line number, what is wrong) of each line that is not text (UTF-8)."""
+    input), and (line number, what is wrong) of each line that is not text (UTF-8) or is
+    longer than LINE_BYTES.  The file must be a regular file of at most BATCH_FILE_BYTES
+    (standard input: no more than that is read); see solver._inputs."""
     entries, bad = [], []
     # Read as bytes, so that a line that is not text is named (decoding the whole file
     # would fail at its first such byte, naming no line).  Standard input is read but
     # left open: it is not ours to close (nor is it bytes when a caller replaced it).
     if path != STDIN:
-        lines = open(path, "rb")
+        stream = open_regular(path, "batch file", BATCH_FILE_BYTES)
     else:
-        stdin = getattr(sys.stdin, "buffer", None)
-        lines = contextlib.nullcontext(stdin if stdin is not None
-                                       else (line.encode() for line in sys.stdin))
-    with lines as f:
-        for number, raw in enumerate(f, 1):
+        stream = contextlib.nullcontext(getattr(sys.stdin, "buffer", None) or sys.stdin)
+    with stream as f:
+        for number, raw in enumerate(lines(f, source=_batch_name(path),
+                                           total=BATCH_FILE_BYTES), 1):
+            if isinstance(raw, LineTooLong):
+                bad.append((number, str(raw)))
+                continue
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as e:
                 bad.append((number, f"not text: byte 0x{raw[e.start]:02x} at column "
                                     f"{e.start + 1} is not UTF-8 (is it a binary file?)"))
                 continue
+            if number == 1 and line.startswith("\ufeff"):       # a byte-order mark
+                line = line[1:]
             control = next((i for i, c in enumerate(line)
                             if ord(c) < 32 and c not in "\t\r\n"), None)
             text = line.split("#", 1)[0].strip()
@@ -437,20 +477,15 @@ def _solve_batch(args, rs, options) -> int:
     # Every bad line is named (up to a limit) and the others solved: a long file is not
     # lost for one typo.  Only a file with nothing to solve is an error.
     bad.sort()
-    prog, words = _prog(), command_options(_parser(), "solve")
-    for number, message in bad[:BAD_LINES_SHOWN]:
-        print(f"{prog}: error: {source} line {number}: "
-              f"{cli_words(' '.join(message.split()), words)}", file=sys.stderr)
-    if len(bad) > BAD_LINES_SHOWN:
-        print(f"{prog}: error: ... and {len(bad) - BAD_LINES_SHOWN} more bad lines",
-              file=sys.stderr)
+    words = command_options(_parser(), "solve")
+    _say_skipped([f"{source} line {number}: {cli_words(' '.join(message.split()), words)}"
+                  for number, message in bad])
     if not good:
-        raise ValueError(f"{source}: no hands to solve ({len(bad)} bad line"
-                         f"{'s' if len(bad) != 1 else ''})" if bad
+        raise ValueError(f"{source}: no hands to solve ({_lines(len(bad))} skipped)" if bad
                          else f"{source}: no hands (give one a line)")
     if bad:
-        print(f"{prog}: {len(bad)} bad line{'s' if len(bad) != 1 else ''} skipped; solving "
-              f"the other {len(good)}", file=sys.stderr)
+        print(f"{_prog()}: {_lines(len(bad))} skipped; solving the other "
+              f"{len(good)} hand{'s' if len(good) != 1 else ''}", file=sys.stderr)
     hands = [h for h, _, _ in good]
     cuts = [c for _, c, _ in good]
     if not args.quiet:
@@ -481,8 +516,9 @@ def _solve_batch(args, rs, options) -> int:
         print(f"hand (line {number}): {sort_row(solver.format_cards(hand), group=False)}")
         print(solution)
         print()
-    skipped = f", {len(bad)} bad line{'s' if len(bad) != 1 else ''} skipped" if bad else ""
-    print(f"({len(solutions)} hands{skipped}, {time.perf_counter() - start:.2f} s)")
+    skipped = f", {_lines(len(bad))} skipped" if bad else ""
+    print(f"({len(solutions)} hand{'s' if len(solutions) != 1 else ''} solved{skipped}, "
+          f"{time.perf_counter() - start:.2f} s)")
     return 0
 
 
@@ -586,6 +622,16 @@ def _review(args) -> int:
     return 0
 
 
+class _NamedStream:
+    """A stream read a line at a time (``readline``), under another ``name``."""
+
+    def __init__(self, stream, name: str):
+        self.stream, self.name = stream, name
+
+    def readline(self, size: int = -1):
+        return self.stream.readline(size)
+
+
 def _review_batch(args) -> int:
     """``review --batch FILE``: a session's report (text, --json, --html OUT)."""
     from .session import review_many
@@ -595,10 +641,9 @@ def _review_batch(args) -> int:
     top = check_int("top", args.top, 0)
     source = args.batch
     if args.batch == STDIN:
-        # Read whole (its format is told by its first line), named as the messages say it.
-        source = io.BytesIO(sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer")
-                            else sys.stdin.read().encode())
-        source.name = _batch_name(STDIN)
+        # Read a line at a time, named as the messages say it.
+        source = _NamedStream(getattr(sys.stdin, "buffer", None) or sys.stdin,
+                              _batch_name(STDIN))
     progress = _progress.shown(False if args.quiet else None)
     if not args.quiet:
         from .policy import POLICY_TABLE
@@ -612,16 +657,10 @@ def _review_batch(args) -> int:
     for message in dict.fromkeys(str(w.message) for w in caught):
         print(f"warning: {message}", file=sys.stderr)
     # (In the file's words: a line's players= is its key, not the option --players.)
-    prog = _prog()
-    for s in report.skipped[:BAD_LINES_SHOWN]:
-        print(f"{prog}: error: {s}", file=sys.stderr)
-    if len(report.skipped) > BAD_LINES_SHOWN:
-        print(f"{prog}: error: ... and {len(report.skipped) - BAD_LINES_SHOWN} more bad "
-              f"lines", file=sys.stderr)
+    _say_skipped([str(s) for s in report.skipped])
     if not report.grades:
         n = len(report.skipped)
-        raise ValueError(f"{report.source}: no hands to grade ({n} bad line"
-                         f"{'s' if n != 1 else ''})" if n
+        raise ValueError(f"{report.source}: no hands to grade ({_lines(n)} skipped)" if n
                          else f"{report.source}: no hands (give one a line)")
     if args.html is not None:
         with open(args.html, "w", encoding="utf-8") as f:
@@ -666,11 +705,12 @@ def _serve(args) -> int:
                          f"python3 -m pip install -e '.[web]'") from None
     try:
         return serve(host=args.host, port=args.port, max_samples=args.max_samples,
-                     timeout=args.timeout, max_body=args.max_body)
+                     timeout=args.timeout, max_body=args.max_body,
+                     max_models=args.max_models)
     except ValueError as e:              # (Limits' and the socket's words are Python's)
         raise ValueError(cli_words(str(e), {name: f"--{name.replace('_', '-')}" for name in
                                             ("host", "port", "max_samples", "timeout",
-                                             "max_body")})) from None
+                                             "max_body", "max_models")})) from None
     except KeyboardInterrupt:            # Ctrl+C: the server has stopped, its work with it
         print("interrupted", file=sys.stderr)
         return 130

@@ -52,6 +52,7 @@ import numpy as np
 from . import _quiet_start
 from ._checks import check_int, check_signature, is_int
 from ._cli import Formatter, Parser, command_options, run_command
+from ._inputs import SAVED_FILE_BYTES, read_text
 from .batch import parallel_map
 from .cards import format_cards, to_codes
 from .rules import RuleSet, rule_set as _rules
@@ -144,20 +145,34 @@ class SavedSetter(Setter):
 
 @functools.lru_cache(maxsize=8)
 def _saved_file(path: str) -> dict:
+    """The saved settings in ``path`` (a regular file of at most SAVED_FILE_BYTES, read
+    by solver._inputs), as JSON: one line of error for anything else."""
+    text = read_text(path, "saved settings file", SAVED_FILE_BYTES)
     try:
-        return json.loads(open(path).read())
-    except (OSError, ValueError) as e:
+        data = json.loads(text)
+    except RecursionError:
+        raise ValueError(f"saved settings {path!r}: JSON nested too deeply") from None
+    except ValueError as e:
         raise ValueError(f"saved settings {path!r}: {e}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("settings"), list):
+        raise ValueError(f"saved settings {path!r}: not a file of benchmarks/"
+                         f"save_settings.py (a JSON object with a list of settings)")
+    return data
 
 
 @functools.lru_cache(maxsize=8)
 def _saved_dict(path: str) -> dict:
-    return {(item["cards"], int(item["seed"])): item["rows"]
-            for item in _saved_file(path)["settings"]}
+    settings = _saved_file(path)["settings"]        # (its own errors, as they are)
+    try:
+        return {(item["cards"], int(item["seed"])): item["rows"] for item in settings}
+    except (KeyError, TypeError, ValueError) as e:
+        raise ValueError(f"saved settings {path!r}: a setting without its cards, seed "
+                         f"and rows ({type(e).__name__}: {e})") from None
 
 
 def _saved_meta(path: str) -> str:
     meta = _saved_file(path).get("meta", {})
+    meta = meta if isinstance(meta, dict) else {}
     return ", ".join(f"{k} {meta[k]}" for k in ("rules", "players", "deals", "seed", "commit")
                      if k in meta)
 
@@ -235,6 +250,7 @@ def setter(spec: "str | Setter | Callable") -> Setter:
                              f"(model takes name)")
         return ModelSetter(name=spec, model=kwargs.get("name"))
     if head == "saved" and options:
+        _saved_dict(options)          # (read now: a file that cannot be is said before a deal)
         return SavedSetter(name=spec, path=options)
     if head in ("field", "sbf") and not options:
         return ModelSetter(name=spec, model=head)

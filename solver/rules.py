@@ -11,8 +11,9 @@ every module that needs the rules imports it.
 The shipped rule sets are files, ``solver/data/rules/*.toml``, loaded here; their names
 (docs/rules.md#rule-sets): ``joker``, ``bonus``, ``pagat``, ``classic`` (Western scoring,
 also ``classic:western``) with the variants ``classic:eastern`` and ``classic:mandarin``,
-and the house rule sets ``classic-1-6``, ``two-jokers`` and ``shisanshui``
-(docs/rules.md#house-rule-sets).
+the house rule sets ``classic-1-6``, ``two-jokers`` and ``shisanshui``
+(docs/rules.md#house-rule-sets), and the regional games ``mau-binh``, ``capsa-susun`` and
+``pusoy`` (docs/rules.md#regional-games).
 :func:`rule_set` also reads a rule set of one's own from a file.
 """
 from __future__ import annotations
@@ -25,11 +26,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType, SimpleNamespace
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
-from .rule_file import (AUTOMATIC_WIN_SETTINGS, KEYS, NO_VALUE, RANK_NAMES, SEAT_SECTIONS,
-                        SECTIONS, InlineTable, RuleFileError, nearest, rank_index, seat_table)
-from .rule_file import read as read_toml, write as write_toml
+from ._inputs import RULE_FILE_BYTES, read_text
+from .rule_file import (AUTOMATIC_WIN_SETTINGS, KEYS, MAX_NAME_CHARACTERS, NO_VALUE, RANK_NAMES,
+                        SEAT_SECTIONS, SECTIONS, InlineTable, RuleFileError, bounds, file_key,
+                        nearest, rank_index, seat_table, shown_value)
+from .rule_file import read as read_toml, toml_key, write as write_toml
 
 # ---------------------------------------------------------------------------------------
 # The one ladder (docs/rules.md#the-ladder), lowest first.  A row value's category is
@@ -71,11 +74,14 @@ BONUS_PAID = (PAID_ROW_WON, PAID_ROW_MADE)
 
 # The special-hand catalogue (solver.autowin, docs/rules.md#special-hands); a rule set
 # names the ones it plays in automatic_wins.  Order: classic's four first, then the
-# other special hands of 十三水 (shisanshui), strongest first by the common table.
+# other special hands of 十三水 (shisanshui), strongest first by the common table, then
+# those of the regional games (Mậu Binh's 12 lá đồng màu).  A name's place is its code in
+# the scoring core, so new ones go at the end.
 AUTOMATIC_WINS = (
     "dragon", "six_pairs", "three_flushes", "three_straights",
     "suited_dragon", "twelve_royals", "three_straight_flushes", "three_quads", "all_big",
     "all_small", "all_one_colour", "four_trips", "five_pairs_and_trips",
+    "twelve_one_colour",
 )
 
 MAX_CARDS_DEALT = 17          # cards a seat may be dealt; 13 of them are set
@@ -493,7 +499,11 @@ class RuleSet:
     @classmethod
     def from_file(cls, path: "str | os.PathLike") -> "RuleSet":
         """The rule set in the TOML file ``path`` (docs/rule-files.md); its ``name``
-        defaults to the file's name without ``.toml``."""
+        defaults to the file's name without ``.toml``.  A file that cannot be one -- not
+        a regular file (a directory, a FIFO, a device, a link to one), over 1 MiB, not
+        UTF-8 or TOML, a key or value the format does not allow -- is a ``ValueError`` of
+        one line (a :class:`~solver.rule_file.RuleFileError` naming the key, for the
+        file's content), read no further than needed."""
         return _rule_set_from_file(path)
 
     def to_dict(self) -> dict:
@@ -652,339 +662,78 @@ def kernel_scheme(rs: RuleSet) -> int:
 
 
 # ---------------------------------------------------------------------------------------
-# Rule-set files (docs/rule-files.md).  solver.rule_file holds the layout and the TOML
-# syntax; here is what each value means and which field it sets, one key to one field.
+# What the solver needs of a rule set.  The search (solver.search) keeps only the
+# arrangements no other one dominates, and takes the strongest legal Front; that is
+# exact only where a stronger row never scores less.  solver.solve refuses a rule set
+# where it is not so, and a file is refused at load, naming its key: a file that loads
+# can be solved.
 
-FOUL_PENALTY, FOUL_LOSES_ROWS, FOUL_NOT_ALLOWED = "penalty", "loses_rows", "not_allowed"
-FOUL_RULES = (FOUL_PENALTY, FOUL_LOSES_ROWS, FOUL_NOT_ALLOWED)
-
-
-def _rule_set_from_dict(data: Mapping, source: str = "", default_name: "str | None" = None
-                        ) -> RuleSet:
-    """The rule set a file's tables describe (see :meth:`RuleSet.from_dict`): its own
-    tables, then each ``at_N_seats`` table read as the file with that table's keys in
-    place of its own (so each is checked as a whole file is), kept as the fields it
-    changes (:attr:`RuleSet.seat_scoring`)."""
-    if not isinstance(data, Mapping):
-        raise RuleFileError(source, "rules", data, "a rule set is a table of keys")
-    own = {key: value for key, value in data.items() if seat_table(key) is None}
-    rs = _rule_set_of_tables(own, source, default_name)
-    seat_scoring = {}
-    for key, table in data.items():
-        n = seat_table(key)
-        if n is None:
-            continue
-        if n not in rs.seats:
-            raise RuleFileError(source, key, NO_VALUE,
-                                f"the rule set deals to {' or '.join(map(str, rs.seats))} "
-                                f"seats, not {n}")
-        if not isinstance(table, Mapping):
-            raise RuleFileError(source, key, table,
-                                f"must be tables ([{key}.scoring] and so on)")
-        for section, entries in table.items():
-            if section not in SEAT_SECTIONS:
-                raise RuleFileError(source, f"{key}.{section}", NO_VALUE,
-                                    f"only {', '.join(SEAT_SECTIONS)} can change with the "
-                                    f"table size{nearest(section, SEAT_SECTIONS)}")
-            if not isinstance(entries, Mapping):
-                raise RuleFileError(source, f"{key}.{section}", entries,
-                                    f"must be a table ([{key}.{section}])")
-        try:
-            at_n = _rule_set_of_tables(_with_table(own, table), source, default_name)
-        except RuleFileError as e:
-            raise RuleFileError(source, f"{key}.{e.key}", e.value, e.reason) from None
-        if (set(at_n.automatic_wins) != set(rs.automatic_wins)
-                or at_n.automatic_wins_declared != rs.automatic_wins_declared):
-            raise RuleFileError(source, f"{key}.automatic_wins", NO_VALUE,
-                                "which automatic wins there are, and whether they are "
-                                "declared, is the same at every table size (their units "
-                                "and strengths may differ)")
-        seat_scoring[n] = {name: getattr(at_n, name) for name in SEAT_FIELDS}
-    if not seat_scoring:
-        return rs
-    try:
-        return dataclasses.replace(rs, seat_scoring=seat_scoring)
-    except ValueError as e:      # (every table was read as a whole file: not expected)
-        raise RuleFileError(source, "rules", NO_VALUE, str(e)) from None
+class Premise(NamedTuple):
+    """Why the solver's search would not be exact under a rule set: the file key
+    (dotted path) whose value makes it so, that value, and the reason."""
+    key: str
+    value: object
+    reason: str
 
 
-def _with_table(own: Mapping, table: Mapping) -> dict:
-    """A file's tables with the keys of one ``at_N_seats`` table in place of its own: a
-    key replaces the file's; a table of tables (``royalties.front``,
-    ``automatic_wins.strength``) replaces its entries one by one."""
-    merged = {key: dict(value) if isinstance(value, Mapping) else value
-              for key, value in own.items()}
-    for section, entries in table.items():
-        target = merged.setdefault(section, {})
-        if not isinstance(target, dict):
-            continue                      # (the file's own section is refused as it is read)
-        for key, value in entries.items():
-            if isinstance(value, Mapping) and isinstance(target.get(key), Mapping):
-                target[key] = {**target[key], **value}
-            else:
-                target[key] = value
-    return merged
+def _front_categories(rs: RuleSet) -> list[str]:
+    """The Front categories a deal of ``rs`` can make, weakest first (joker trips are
+    three jokers, bonus trips need the cut card's rank)."""
+    return [c for c in FRONT_CATEGORIES
+            if (c != "bonus_trips" or rs.cut_card) and (c != "joker_trips" or rs.jokers >= 3)]
 
 
-def _rule_set_of_tables(data: Mapping, source: str, default_name: "str | None") -> RuleSet:
-    """The rule set of a file's own tables (no ``at_N_seats``)."""
-    reader = _FileReader(data, source)
-    name = reader.string("", "name", default_name)
-    if not name:
-        raise RuleFileError(source, "name", NO_VALUE if name is None else name,
-                            "a rule set needs a name")
-    spade_copies = 2 if reader.boolean("deck", "extra_spades", False) else 1
-    jokers = reader.integer("deck", "jokers", 0, 0, 3)
-    cut_card = reader.boolean("deck", "cut_card", False)
-    cards = reader.integer("deal", "cards", 13, RuleSet.cards_kept, MAX_CARDS_DEALT)
-    seats = reader.seats(13 * (3 + spade_copies) + jokers, cards, cut_card)
-    deal_all_unseen = reader.boolean("deal", "deal_all_unseen", True)
-
-    row_points = tuple(reader.integers("scoring", "row_points", (1, 1, 1), len(ROWS)))
-    scoring = dict(
-        front_trips_points=reader.integer("scoring", "front_trips_points", 0, 0),
-        majority_bonus=reader.integer("scoring", "majority_bonus", 0, 0),
-        scoop=reader.choice("scoring", "scoop", SCOOP_ALL_ROWS_WON, SCOOP_RULES),
-        scoop_units=reader.integer("scoring", "scoop_units", 0, 0),
-        shot_multiplier=reader.integer("scoring", "shot_multiplier", 1, 1),
-        home_run_units=reader.integer("scoring", "home_run_units", 0, 0),
-        majority_multiplied=reader.boolean("scoring", "majority_multiplied", False),
-        scoop_multiplied=reader.boolean("scoring", "scoop_multiplied", False),
-        loss_cap_per_pair=reader.integer("scoring", "loss_cap_per_pair", 0, 0),
-        loss_cap_per_deal=reader.integer("scoring", "loss_cap_per_deal", 0, 0),
-    )
-    # Unsaid, a home run multiplies as a shot does (it is a shot against everyone).
-    scoring.update(
-        home_run_multiplier=reader.integer("scoring", "home_run_multiplier",
-                                           scoring["shot_multiplier"], 1),
-        home_run_min_seats=reader.integer("scoring", "home_run_min_seats", 2, 2,
-                                          max(SEAT_COUNTS)),
-    )
-    if ((scoring["home_run_units"]
-         or scoring["home_run_multiplier"] != scoring["shot_multiplier"])
-            and scoring["home_run_min_seats"] > max(seats)):
-        raise RuleFileError(source, "scoring.home_run_min_seats",
-                            scoring["home_run_min_seats"],
-                            f"a home run pays, but never happens: deals have at most "
-                            f"{max(seats)} seats")
-    # A home run is a shot against every other player, and its multiplier replaces the
-    # shot's: a smaller one would make scooping everyone pay less than scooping one.
-    if _home_run_pays_less_than_a_shot(SimpleNamespace(seats=seats, **scoring)):
-        raise RuleFileError(source, "scoring.home_run_multiplier",
-                            scoring["home_run_multiplier"],
-                            f"a home run would pay less than a shot (shot_multiplier = "
-                            f"{scoring['shot_multiplier']}); make it at least that, or "
-                            f"home_run_min_seats larger than the largest table")
-
-    royalties = dict(bonus_mode=reader.choice("royalties", "mode", BONUS_ADD, BONUS_MODES),
-                     bonus_paid=reader.choice("royalties", "paid", PAID_ROW_WON, BONUS_PAID),
-                     bonus_multiplied=reader.boolean("royalties", "multiplied", False))
-    royalty_units, by_rank = {}, {}
-    for row in ROWS:
-        for category, units in reader.royalties(row).items():
-            if (category not in FRONT_CATEGORIES if row == "front"
-                    else category == "joker_trips"):
-                raise RuleFileError(source, f"royalties.{row}.{category}", units,
-                                    f"a {row.title()} of {ROW_SIZES[ROWS.index(row)]} cards is "
-                                    f"never {category}")
-            if isinstance(units, tuple):
-                by_rank[f"{row}.{category}"] = units
-            else:
-                royalty_units[row, category] = units
-    row_bonus = _bonus_table(royalty_units)
-
-    rule = reader.choice("fouls", "rule", FOUL_NOT_ALLOWED, FOUL_RULES)
-    penalty = reader.integer("fouls", "penalty", 0, 0)
-    if rule == FOUL_PENALTY and penalty == 0:
-        raise RuleFileError(source, "fouls.penalty", penalty,
-                            'rule = "penalty" needs a penalty of at least 1 unit')
-    if rule == FOUL_NOT_ALLOWED and penalty:
-        raise RuleFileError(source, "fouls.penalty", penalty,
-                            'a fouled hand that cannot be played pays no penalty (rule = '
-                            '"penalty", or "loses_rows" to lose every row and pay it too)')
-
-    automatic_wins = reader.units("automatic_wins", None, AUTOMATIC_WINS, 1,
-                                  skip=AUTOMATIC_WIN_SETTINGS)
-    declared = reader.boolean("automatic_wins", "declared", True)
-    strength = reader.units("automatic_wins", "strength", AUTOMATIC_WINS, 1)
-    if strength and set(strength) != set(automatic_wins):
-        raise RuleFileError(source, "automatic_wins.strength", ", ".join(strength),
-                            "must rank every automatic win of the rule set ("
-                            + (", ".join(automatic_wins) or "it has none") + ") or none")
-    try:
-        rs = RuleSet(name=name, spade_copies=spade_copies, jokers=jokers, cut_card=cut_card,
-                     cards_dealt=cards, seats=seats, deal_all_unseen=deal_all_unseen,
-                     row_points=row_points, **scoring, row_bonus=row_bonus, **royalties,
-                     row_bonus_by_rank=by_rank,
-                     foul_penalty=penalty, foul_loses_rows=rule == FOUL_LOSES_ROWS,
-                     automatic_wins=MappingProxyType(automatic_wins),
-                     automatic_wins_declared=declared,
-                     automatic_win_strength=MappingProxyType(strength))
-    except ValueError as e:        # a rule RuleSet checks that the file's keys do not
-        raise RuleFileError(source, "rules", NO_VALUE, str(e)) from None
-    # Royalties by rank that the solver's search could not prune by are refused here
-    # (royalties by category that it could not are refused by solve, as before).
-    for failure in (front_earnings_fall(rs), royalty_below_points(rs)):
-        if failure and failure[0] in rs.row_bonus_by_rank:
-            key, reason = failure
-            raise RuleFileError(source, f"royalties.{key}", _rank_table(rs.row_bonus_by_rank[key]),
-                                reason)
-    failure = deal_cap_failure(rs)
-    if failure:
-        raise RuleFileError(source, "scoring.loss_cap_per_deal", rs.loss_cap_per_deal,
-                            failure + " (the solver prunes by strength; pay royalties when "
-                            "the row wins, or leave home runs out)")
-    return rs
+def _won_row_points(rs: RuleSet, row: int, category: str) -> int:
+    """The general scoring's points of a row won with ``category``, royalty apart (0
+    where the royalty replaces them)."""
+    if rs.bonus_mode == BONUS_REPLACE and rs.row_bonus[row][CATEGORY_INDEX[category]]:
+        return 0
+    if row == 0 and category == "trips" and rs.front_trips_points:
+        return rs.front_trips_points
+    return rs.row_points[row]
 
 
-class _FileReader:
-    """Reads a file's values key by key, each checked for type and range, once every key
-    of the file is known to be one of the layout's (solver.rule_file.KEYS)."""
-
-    def __init__(self, data: Mapping, source: str):
-        if not isinstance(data, Mapping):
-            raise RuleFileError(source, "rules", data, "a rule set is a table of keys")
-        self.data, self.source = data, source
-        for section in SECTIONS:
-            if section in data and not isinstance(data[section], Mapping):
-                raise RuleFileError(source, section, data[section],
-                                    f"must be a table ([{section}])")
-        self._no_unknown_keys()
-
-    def _no_unknown_keys(self):
-        top = {"name"} | set(SECTIONS)
-        for key, value in self.data.items():
-            if key not in top and seat_table(key) is None:
-                home = [k.section for k in KEYS if k.name == key and k.section]
-                reason = (f"unknown key; it belongs in [{home[0]}]" if home
-                          else f"unknown key{nearest(key, top)}")
-                raise RuleFileError(self.source, key, value, reason)
-        for section in SECTIONS:
-            if section == "automatic_wins":        # names, checked as they are read
+def front_premise_failure(rs: RuleSet) -> "Premise | None":
+    """Where a stronger Front can earn fewer units than a weaker one when it wins (its
+    royalty, and Front-trips points), the key that makes it so; None where it never does,
+    the premise of taking the strongest legal Front.  For the general scoring, what a won
+    Front earns must grow under every multiplier (none, a shot's, a home run's), and
+    where royalties are paid whenever made, so must they."""
+    if any(key.startswith("front.") for key in rs.row_bonus_by_rank):
+        # Royalties by rank (only the general scoring has them): Fronts compared rank by
+        # rank as well as category by category.
+        fall = front_earnings_fall(rs)
+        return None if fall is None else Premise(f"royalties.{fall[0]}",
+                                                 _royalty_value(rs, fall[0]), fall[1])
+    possible = _front_categories(rs)
+    royalty = {c: rs.row_bonus[0][CATEGORY_INDEX[c]] for c in possible}
+    if rs.scheme == SCHEME_GENERAL:
+        points = {c: _won_row_points(rs, 0, c) for c in possible}
+        earned = [{c: points[c] * m + royalty[c] * (m if rs.bonus_multiplied else 1)
+                   for c in possible}
+                  for m in sorted({1, rs.shot_multiplier, rs.home_run_multiplier})]
+        if rs.bonus_paid == PAID_ROW_MADE:
+            earned.append(royalty)
+    else:
+        points = {c: max(1, rs.front_trips_points) if c == "trips" else 1 for c in possible}
+        earned = [{c: max(1, royalty[c]) * points[c] for c in possible}]
+    for units in earned:
+        for weak, strong in zip(possible, possible[1:]):
+            if units[weak] <= units[strong]:
                 continue
-            valid = [k.name for k in KEYS if k.section == section and not k.name.isupper()]
-            valid += list(ROWS) if section == "royalties" else []
-            for key, value in self.data.get(section, {}).items():
-                if key not in valid:
-                    raise RuleFileError(self.source, f"{section}.{key}", value,
-                                        f"unknown key{nearest(key, valid)}")
-
-    def raw(self, section: str, key: str, default):
-        table = self.data.get(section, {}) if section else self.data
-        return table.get(key, default)
-
-    def fail(self, section: str, key: str, value, reason: str):
-        raise RuleFileError(self.source, f"{section}.{key}" if section else key, value, reason)
-
-    def string(self, section, key, default):
-        value = self.raw(section, key, default)
-        if value is not None and not isinstance(value, str):
-            self.fail(section, key, value, "must be a string")
-        return value
-
-    def boolean(self, section, key, default):
-        value = self.raw(section, key, default)
-        if not isinstance(value, bool):
-            self.fail(section, key, value, "must be true or false")
-        return value
-
-    def integer(self, section, key, default, low, high=None, value=NO_VALUE):
-        if value is NO_VALUE:
-            value = self.raw(section, key, default)
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(section, key, value, "must be a whole number")
-        if value < low or (high is not None and value > high):
-            span = f"at least {low}" if high is None else f"from {low} to {high}"
-            self.fail(section, key, value, f"must be {span}")
-        return value
-
-    def integers(self, section, key, default, length):
-        value = self.raw(section, key, default)
-        if not isinstance(value, (list, tuple)) or len(value) != length:
-            self.fail(section, key, value, f"must be a list of {length} whole numbers")
-        for v in value:
-            self.integer(section, key, None, 0, value=v)
-        return value
-
-    def choice(self, section, key, default, valid):
-        value = self.raw(section, key, default)
-        if value not in valid or not isinstance(value, str):
-            self.fail(section, key, value, "must be one of "
-                      + ", ".join(f'"{v}"' for v in valid)
-                      + (nearest(value, valid) if isinstance(value, str) else ""))
-        return value
-
-    def seats(self, deck_size: int, cards: int, cut_card: bool) -> tuple[int, ...]:
-        value = self.raw("deal", "seats", [2, 3, 4])
-        if not isinstance(value, (list, tuple)) or not value:
-            self.fail("deal", "seats", value, "must be a list of seat counts, e.g. [2, 3, 4]")
-        for n in value:
-            self.integer("deal", "seats", None, min(SEAT_COUNTS), max(SEAT_COUNTS), value=n)
-        if len(set(value)) != len(value):
-            self.fail("deal", "seats", value, "lists a seat count twice")
-        needed = max(value) * cards + cut_card
-        if needed > deck_size:
-            self.fail("deal", "seats", value,
-                      f"{max(value)} seats of {cards} cards"
-                      + (" and the cut card" if cut_card else "")
-                      + f" need {needed} cards; the deck has {deck_size}")
-        return tuple(sorted(value))
-
-    def royalties(self, row: str) -> "dict[str, int | tuple[int, ...]]":
-        """The table ``royalties.ROW``: category -> units, or -> 13 units (rank 2 first)
-        where the file gives a table of ranks."""
-        key = f"royalties.{row}"
-        entries = self.data.get("royalties", {}).get(row, {})
-        if not isinstance(entries, Mapping):
-            raise RuleFileError(self.source, key, entries,
-                                "must be a table of high_card, pair, two_pair, ... = units")
-        out: "dict[str, int | tuple[int, ...]]" = {}
-        for category, units in entries.items():
-            if category not in CATEGORIES:
-                raise RuleFileError(self.source, f"{key}.{category}", units,
-                                    f"unknown name{nearest(category, CATEGORIES)}")
-            if not isinstance(units, Mapping):
-                out[category] = self.integer(key, category, None, 0, value=units)
-                continue
-            if category == "joker_trips":
-                raise RuleFileError(self.source, f"{key}.{category}", units,
-                                    "joker trips have no rank: give one number")
-            table = [0] * N_RANKS
-            given: dict[int, str] = {}
-            for rank, value in units.items():
-                index = rank_index(str(rank))
-                if index is None:
-                    raise RuleFileError(self.source, f"{key}.{category}.{rank}", value,
-                                        "unknown rank (ranks: " + ", ".join(RANK_NAMES) + ")")
-                if index in given:
-                    raise RuleFileError(self.source, f"{key}.{category}.{rank}", value,
-                                        f"rank {RANK_NAMES[index]} given twice "
-                                        f"(also as {given[index]!r})")
-                given[index] = str(rank)
-                table[index] = self.integer(f"{key}.{category}", str(rank), None, 0,
-                                            value=value)
-            out[category] = tuple(table)
-        return out
-
-    def units(self, section: str, table: "str | None", valid, low: int,
-              skip=()) -> dict[str, int]:
-        """The table ``section.table`` (``table`` None: the section itself, but for its
-        keys ``skip``) of names in ``valid`` -> units of at least ``low``."""
-        key = f"{section}.{table}" if table else section
-        entries = self.data.get(section, {})
-        entries = entries.get(table, {}) if table else entries
-        if not isinstance(entries, Mapping):
-            raise RuleFileError(self.source, key, entries,
-                                f"must be a table of {', '.join(valid[:3])}, ... = units")
-        out = {}
-        for name, units in entries.items():
-            if name in skip:
-                continue
-            if name not in valid:
-                raise RuleFileError(self.source, f"{key}.{name}", units,
-                                    f"unknown name{nearest(name, valid)}")
-            out[name] = self.integer(key, name, None, low, value=units)
-        return out
+            says = (f"a Front of {weak} earns {units[weak]} units and a stronger one of "
+                    f"{strong} {units[strong]}: the solver sets the strongest Front a hand "
+                    f"can make, so a stronger Front must never earn less")
+            if royalty[weak] > royalty[strong]:
+                return Premise(f"royalties.front.{weak}", royalty[weak],
+                               f"{says} (give front.{strong} at least as much)")
+            if weak == "trips" and rs.front_trips_points > rs.row_points[0]:
+                return Premise("scoring.front_trips_points", rs.front_trips_points,
+                               f"{says} (give [royalties] front.{strong} a royalty that "
+                               f"makes up the difference)")
+            return Premise(f"royalties.front.{strong}", royalty[strong] or NO_VALUE,
+                           f"{says} (its royalty replaces the row's points)")
+    return None
 
 
 def front_earnings_fall(rules: RuleSet) -> "tuple[str, str] | None":
@@ -1058,7 +807,9 @@ def royalty_below_points(rules: RuleSet) -> "tuple[str, str] | None":
             if low:
                 return (f"{row}.{category}",
                         f"a {row.title()} royalty worth less than the row points it replaces: "
-                        f"{min(low)}, where the row scores {points * most}")
+                        f"{min(low)}, where the row scores {points * most} (a stronger row "
+                        f"would score less than a weaker one, which the solver's search "
+                        f"cannot allow)")
     return None
 
 
@@ -1079,6 +830,92 @@ def deal_cap_failure(rules: RuleSet) -> "str | None":
     return None
 
 
+# The file key (its dotted path; solver.rule_file.KEYS) that sets each RuleSet field, so
+# that a message about a file names the key it wrote, never the field.
+FIELD_KEYS: Mapping[str, str] = MappingProxyType({
+    "name": "name", "spade_copies": "deck.extra_spades", "jokers": "deck.jokers",
+    "cut_card": "deck.cut_card", "cards_dealt": "deal.cards", "seats": "deal.seats",
+    "deal_all_unseen": "deal.deal_all_unseen", "row_points": "scoring.row_points",
+    "front_trips_points": "scoring.front_trips_points",
+    "majority_bonus": "scoring.majority_bonus", "scoop": "scoring.scoop",
+    "scoop_units": "scoring.scoop_units", "shot_multiplier": "scoring.shot_multiplier",
+    "home_run_units": "scoring.home_run_units",
+    "home_run_multiplier": "scoring.home_run_multiplier",
+    "home_run_min_seats": "scoring.home_run_min_seats", "row_bonus": "royalties",
+    "bonus_mode": "royalties.mode", "bonus_paid": "royalties.paid",
+    "bonus_multiplied": "royalties.multiplied", "foul_penalty": "fouls.penalty",
+    "foul_loses_rows": "fouls.rule", "automatic_wins": "automatic_wins",
+    "automatic_wins_declared": "automatic_wins.declared",
+    "automatic_win_strength": "automatic_wins.strength",
+    "majority_multiplied": "scoring.majority_multiplied",
+    "scoop_multiplied": "scoring.scoop_multiplied",
+    "loss_cap_per_pair": "scoring.loss_cap_per_pair",
+    "loss_cap_per_deal": "scoring.loss_cap_per_deal", "row_bonus_by_rank": "royalties",
+    "seat_scoring": "at_N_seats",
+})
+
+# The fields that count units (never negative, for the search's premise).
+_COUNT_FIELDS = ("row_points", "front_trips_points", "majority_bonus", "scoop_units",
+                 "home_run_units", "foul_penalty")
+
+
+def dominance_premise_failure(rs: RuleSet) -> "Premise | None":
+    """Where pruning by dominance (solver.search's docstring) would not be exact under
+    ``rs``, the key that makes it so; None where it is (every specialised scheme).  The
+    general scoring keeps its premise -- a row's value rising while its royalty does not
+    drop never lowers our score -- where no unit is negative, a royalty that replaces a
+    row's points is never worth less than them (times the largest multiplier, where
+    royalties are not multiplied), and a home run never multiplies less than the shot it
+    also is."""
+    if rs.scheme != SCHEME_GENERAL:
+        return None
+    for name in _COUNT_FIELDS:
+        value = getattr(rs, name)
+        if min(value if isinstance(value, tuple) else (value,)) < 0:
+            return Premise(FIELD_KEYS[name], value, "a negative number of units")
+    if any(u < 0 for row in rs.row_bonus for u in row):
+        return Premise("royalties", NO_VALUE, "a negative number of units")
+    for name in ("shot_multiplier", "home_run_multiplier"):
+        if getattr(rs, name) < 1:
+            return Premise(f"scoring.{name}", getattr(rs, name), "a multiplier below 1")
+    if _home_run_pays_less_than_a_shot(rs):
+        return Premise("scoring.home_run_multiplier", rs.home_run_multiplier,
+                       "a home run multiplies less than a shot")
+    if rs.bonus_mode == BONUS_REPLACE:
+        most = 1 if rs.bonus_multiplied else max(rs.shot_multiplier, rs.home_run_multiplier)
+        for r, row in enumerate(ROWS):
+            points = max(rs.row_points[r], rs.front_trips_points if r == 0 else 0)
+            for category, u in zip(CATEGORIES, rs.row_bonus[r]):
+                if 0 < u < points * most:
+                    return Premise(
+                        f"royalties.{row}.{category}", u,
+                        f"a {row.title()} royalty worth less than the row points it "
+                        f"replaces ({points}"
+                        + (f" times a multiplier of up to {most}, as royalties are not "
+                           f"multiplied" if most > 1 else "")
+                        + f"): a stronger row would score less than a weaker one, which "
+                          f"the solver's search cannot allow; make it at least "
+                          f"{points * most}")
+    below = royalty_below_points(rs)           # (royalties by rank: those above are not)
+    if below is not None:
+        return Premise(f"royalties.{below[0]}", _royalty_value(rs, below[0]), below[1])
+    failure = deal_cap_failure(rs)
+    if failure is not None:
+        return Premise("scoring.loss_cap_per_deal", rs.loss_cap_per_deal,
+                       failure + " (the solver prunes by strength; pay royalties when the "
+                       "row wins, or leave home runs out)")
+    return None
+
+
+def _royalty_value(rs: RuleSet, key: str):
+    """The royalty ``key`` ("ROW.CATEGORY") as the file writes it: its table by rank, or
+    its number (NO_VALUE: none)."""
+    if key in rs.row_bonus_by_rank:
+        return _rank_table(rs.row_bonus_by_rank[key])
+    row, _, category = key.partition(".")
+    return rs.row_bonus[ROWS.index(row)][CATEGORY_INDEX[category]] or NO_VALUE
+
+
 def _home_run_pays_less_than_a_shot(rs) -> bool:
     """Whether a home run can happen under ``rs`` and multiplies less than a shot.  Only
     the file format refuses it: a :class:`RuleSet` so made still settles as its fields say
@@ -1086,6 +923,423 @@ def _home_run_pays_less_than_a_shot(rs) -> bool:
     refuses it (its pruning assumes a home run never pays less than a shot)."""
     return (rs.home_run_multiplier < rs.shot_multiplier
             and rs.home_run_min_seats <= max(rs.seats))
+
+
+# ---------------------------------------------------------------------------------------
+# Rule-set files (docs/rule-files.md).  solver.rule_file holds the layout and the TOML
+# syntax; here is what each value means and which field it sets, one key to one field.
+
+FOUL_PENALTY, FOUL_LOSES_ROWS, FOUL_NOT_ALLOWED = "penalty", "loses_rows", "not_allowed"
+FOUL_RULES = (FOUL_PENALTY, FOUL_LOSES_ROWS, FOUL_NOT_ALLOWED)
+
+
+def _rule_set_from_dict(data: Mapping, source: str = "", default_name: "str | None" = None
+                        ) -> RuleSet:
+    """The rule set a file's tables describe (see :meth:`RuleSet.from_dict`): its own
+    tables, then each ``at_N_seats`` table read as the file with that table's keys in
+    place of its own (so each is checked as a whole file is), kept as the fields it
+    changes (:attr:`RuleSet.seat_scoring`)."""
+    if not isinstance(data, Mapping):
+        raise RuleFileError(source, "", NO_VALUE, f"a rule set is a table of keys, not "
+                                                  f"{shown_value(data)}")
+    own = {key: value for key, value in data.items() if seat_table(key) is None}
+    rs = _rule_set_of_tables(own, source, default_name)
+    seat_scoring = {}
+    for key, table in data.items():
+        n = seat_table(key)
+        if n is None:
+            continue
+        if n not in rs.seats:
+            raise RuleFileError(source, key, NO_VALUE,
+                                f"the rule set deals to {' or '.join(map(str, rs.seats))} "
+                                f"seats, not {n}")
+        if not isinstance(table, Mapping):
+            raise RuleFileError(source, key, table,
+                                f"must be tables ([{key}.scoring] and so on)")
+        for section, entries in table.items():
+            if section not in SEAT_SECTIONS:
+                raise RuleFileError(source, f"{key}.{section}", NO_VALUE,
+                                    f"only {', '.join(SEAT_SECTIONS)} can change with the "
+                                    f"table size{nearest(section, SEAT_SECTIONS)}")
+            if not isinstance(entries, Mapping):
+                raise RuleFileError(source, f"{key}.{section}", entries,
+                                    f"must be a table ([{key}.{section}])")
+        try:
+            at_n = _rule_set_of_tables(_with_table(own, table), source, default_name)
+        except RuleFileError as e:
+            raise RuleFileError(source, f"{key}.{e.key}" if e.key else key, e.value,
+                                e.reason) from None
+        if (set(at_n.automatic_wins) != set(rs.automatic_wins)
+                or at_n.automatic_wins_declared != rs.automatic_wins_declared):
+            raise RuleFileError(source, f"{key}.automatic_wins", NO_VALUE,
+                                "which automatic wins there are, and whether they are "
+                                "declared, is the same at every table size (their units "
+                                "and strengths may differ)")
+        seat_scoring[n] = {name: getattr(at_n, name) for name in SEAT_FIELDS}
+    if not seat_scoring:
+        return rs
+    try:
+        return dataclasses.replace(rs, seat_scoring=seat_scoring)
+    except ValueError as e:      # (every table was read as a whole file: not expected)
+        raise RuleFileError(source, "", NO_VALUE, in_file_words(str(e))) from None
+
+
+def _with_table(own: Mapping, table: Mapping) -> dict:
+    """A file's tables with the keys of one ``at_N_seats`` table in place of its own: a
+    key replaces the file's; a table of tables (``royalties.front``,
+    ``automatic_wins.strength``) replaces its entries one by one, and a royalty of 0
+    there removes the file's (a file's own royalty is never 0: a category left out has
+    none)."""
+    merged = {key: dict(value) if isinstance(value, Mapping) else value
+              for key, value in own.items()}
+    for section, entries in table.items():
+        target = merged.setdefault(section, {})
+        if not isinstance(target, dict):
+            continue                      # (the file's own section is refused as it is read)
+        for key, value in entries.items():
+            if isinstance(value, Mapping) and isinstance(target.get(key), Mapping):
+                target[key] = {**target[key], **value}
+            else:
+                target[key] = value
+            if section == "royalties" and isinstance(target[key], Mapping):
+                target[key] = {category: units for category, units in target[key].items()
+                               if not (type(units) is int and units == 0)}
+    return merged
+
+
+def _rule_set_of_tables(data: Mapping, source: str, default_name: "str | None") -> RuleSet:
+    """The rule set of a file's own tables (no ``at_N_seats``)."""
+    reader = _FileReader(data, source)
+    name = reader.string("", "name", default_name)
+    if not name:
+        raise RuleFileError(source, "name", NO_VALUE if name is None else name,
+                            "a rule set needs a name")
+    if len(name) > MAX_NAME_CHARACTERS or re.search(r"[\x00-\x1f\x7f]", name):
+        raise RuleFileError(source, "name", name,
+                            f"a name is 1 to {MAX_NAME_CHARACTERS} characters, none of them "
+                            f"a control character (a line break, a tab)"
+                            + ("" if "name" in data else " (this one is the file's name)"))
+    extra_spades = reader.boolean("deck", "extra_spades", False)
+    spade_copies = 2 if extra_spades else 1
+    jokers = reader.integer("deck", "jokers", 0)
+    cut_card = reader.boolean("deck", "cut_card", False)
+    cards = reader.integer("deal", "cards", 13)
+    seats = reader.seats(13 * (3 + spade_copies) + jokers, cards, cut_card)
+    deal_all_unseen = reader.boolean("deal", "deal_all_unseen", True)
+
+    row_points = tuple(reader.integers("scoring", "row_points", (1, 1, 1), len(ROWS)))
+    scoring = dict(
+        front_trips_points=reader.integer("scoring", "front_trips_points", 0),
+        majority_bonus=reader.integer("scoring", "majority_bonus", 0),
+        scoop=reader.choice("scoring", "scoop", SCOOP_ALL_ROWS_WON, SCOOP_RULES),
+        scoop_units=reader.integer("scoring", "scoop_units", 0),
+        shot_multiplier=reader.integer("scoring", "shot_multiplier", 1),
+        home_run_units=reader.integer("scoring", "home_run_units", 0),
+        majority_multiplied=reader.boolean("scoring", "majority_multiplied", False),
+        scoop_multiplied=reader.boolean("scoring", "scoop_multiplied", False),
+        loss_cap_per_pair=reader.integer("scoring", "loss_cap_per_pair", 0),
+        loss_cap_per_deal=reader.integer("scoring", "loss_cap_per_deal", 0),
+    )
+    # Unsaid, a home run multiplies as a shot does (it is a shot against everyone).
+    scoring.update(
+        home_run_multiplier=reader.integer("scoring", "home_run_multiplier",
+                                           scoring["shot_multiplier"]),
+        home_run_min_seats=reader.integer("scoring", "home_run_min_seats", 2),
+    )
+    if ((scoring["home_run_units"]
+         or scoring["home_run_multiplier"] != scoring["shot_multiplier"])
+            and scoring["home_run_min_seats"] > max(seats)):
+        raise RuleFileError(source, "scoring.home_run_min_seats",
+                            scoring["home_run_min_seats"],
+                            f"a home run pays, but never happens: deals have at most "
+                            f"{max(seats)} seats")
+    # A home run is a shot against every other player, and its multiplier replaces the
+    # shot's: a smaller one would make scooping everyone pay less than scooping one.
+    if _home_run_pays_less_than_a_shot(SimpleNamespace(seats=seats, **scoring)):
+        raise RuleFileError(source, "scoring.home_run_multiplier",
+                            scoring["home_run_multiplier"],
+                            f"a home run would pay less than a shot (shot_multiplier = "
+                            f"{scoring['shot_multiplier']}); make it at least that, or "
+                            f"home_run_min_seats larger than the largest table")
+
+    royalties = dict(bonus_mode=reader.choice("royalties", "mode", BONUS_ADD, BONUS_MODES),
+                     bonus_paid=reader.choice("royalties", "paid", PAID_ROW_WON, BONUS_PAID),
+                     bonus_multiplied=reader.boolean("royalties", "multiplied", False))
+    royalty_units, by_rank = {}, {}
+    for row in ROWS:
+        for category, units in reader.royalties(row).items():
+            if (category not in FRONT_CATEGORIES if row == "front"
+                    else category == "joker_trips"):
+                raise RuleFileError(source, f"royalties.{row}.{category}", units,
+                                    f"a {row.title()} of {ROW_SIZES[ROWS.index(row)]} cards is "
+                                    f"never {category}")
+            if isinstance(units, tuple):
+                by_rank[f"{row}.{category}"] = units
+            else:
+                royalty_units[row, category] = units
+    row_bonus = _bonus_table(royalty_units)
+
+    rule = reader.choice("fouls", "rule", FOUL_NOT_ALLOWED, FOUL_RULES)
+    penalty = reader.integer("fouls", "penalty", 0)
+    if rule == FOUL_PENALTY and penalty == 0:
+        raise RuleFileError(source, "fouls.penalty", penalty,
+                            'rule = "penalty" needs a penalty of at least 1 unit')
+    if rule == FOUL_NOT_ALLOWED and penalty:
+        raise RuleFileError(source, "fouls.penalty", penalty,
+                            'a fouled hand that cannot be played pays no penalty (rule = '
+                            '"penalty", or "loses_rows" to lose every row and pay it too)')
+
+    automatic_wins = reader.units("automatic_wins", None, AUTOMATIC_WINS, "NAME",
+                                  skip=AUTOMATIC_WIN_SETTINGS)
+    declared = reader.boolean("automatic_wins", "declared", True)
+    strength = reader.units("automatic_wins", "strength", AUTOMATIC_WINS, "strength.NAME")
+    if strength and set(strength) != set(automatic_wins):
+        raise RuleFileError(source, "automatic_wins.strength", ", ".join(strength),
+                            "must rank every automatic win of the rule set ("
+                            + (", ".join(automatic_wins) or "it has none") + ") or none")
+    if automatic_wins and (extra_spades or jokers or cards != 13):
+        first = next(iter(automatic_wins))
+        raise RuleFileError(source, f"automatic_wins.{first}", automatic_wins[first],
+                            "automatic wins need 13 cards dealt from the plain 52-card pack "
+                            "([deck] extra_spades = false and jokers = 0, [deal] cards = 13)")
+    try:
+        rs = RuleSet(name=name, spade_copies=spade_copies, jokers=jokers, cut_card=cut_card,
+                     cards_dealt=cards, seats=seats, deal_all_unseen=deal_all_unseen,
+                     row_points=row_points, **scoring, row_bonus=row_bonus, **royalties,
+                     row_bonus_by_rank=by_rank,
+                     foul_penalty=penalty, foul_loses_rows=rule == FOUL_LOSES_ROWS,
+                     automatic_wins=MappingProxyType(automatic_wins),
+                     automatic_wins_declared=declared,
+                     automatic_win_strength=MappingProxyType(strength))
+    except ValueError as e:
+        # Every rule RuleSet checks is checked above, in the file's words; should a rule
+        # reach RuleSet unchecked (a key added without its check), its message still
+        # names the file's keys, not RuleSet's fields.
+        raise RuleFileError(source, "", NO_VALUE, in_file_words(str(e))) from None
+    failure = front_premise_failure(rs) or dominance_premise_failure(rs)
+    if failure is not None:
+        raise RuleFileError(source, failure.key, failure.value, failure.reason)
+    return rs
+
+
+# The fields whose names are not the file's (a file's ``jokers`` is the field jokers).
+_FIELD_NAME = re.compile(r"\b(" + "|".join(
+    sorted((f for f, key in FIELD_KEYS.items() if key.rpartition(".")[2] != f),
+           key=len, reverse=True)) + r")\b")
+
+
+def in_file_words(message: str) -> str:
+    """``message`` (about a :class:`RuleSet`) with each field name that is not the
+    file's replaced by the file key that sets it.
+
+    >>> in_file_words("cards_dealt must be 13..17, not 12")
+    '[deal] cards must be 13..17, not 12'
+    """
+    return _FIELD_NAME.sub(lambda m: file_key(FIELD_KEYS[m.group(1)]), message)
+
+
+# The section each key of the layout belongs in, by name ("": the top of the file), for
+# a key written in another: a row's royalties, an automatic win's units and its strength
+# included.
+_HOME: Mapping[str, str] = MappingProxyType({
+    **{k.name: k.section for k in KEYS if not k.name.isupper() and "." not in k.name},
+    **{row: "royalties" for row in ROWS},
+    **{name: "automatic_wins" for name in (*AUTOMATIC_WINS, *AUTOMATIC_WIN_SETTINGS)},
+})
+
+
+class _FileReader:
+    """Reads a file's values key by key, each checked for type and range (the ranges
+    of solver.rule_file.KEYS), once every key of the file is known to be one of the
+    layout's.  A message names a key as the file writes it (``[deal] seats``)."""
+
+    def __init__(self, data: Mapping, source: str):
+        if not isinstance(data, Mapping):
+            raise RuleFileError(source, "", NO_VALUE, f"a rule set is a table of keys, not "
+                                                      f"{shown_value(data)}")
+        self.data, self.source = data, source
+        self._no_unknown_keys()
+        for section in SECTIONS:
+            if section in data and not isinstance(data[section], Mapping):
+                raise RuleFileError(source, section, data[section],
+                                    f"must be a table ([{section}])")
+
+    def _no_unknown_keys(self):
+        top = {"name"} | set(SECTIONS)
+        for key, value in self.data.items():
+            if key in top:
+                continue
+            shown = toml_key(str(key))              # (a key of any text, written as TOML)
+            if key in _HOME:
+                reason = f"unknown key at the top of the file; it belongs in [{_HOME[key]}]"
+            elif isinstance(value, Mapping):
+                reason = f"unknown section{nearest(str(key), SECTIONS)}"
+                shown, value = f"[{shown}]", NO_VALUE
+            else:
+                reason = f"unknown key{nearest(str(key), top)}"
+            raise RuleFileError(self.source, shown, value, reason)
+        for section in SECTIONS:
+            table = self.data.get(section, {})
+            if not isinstance(table, Mapping):
+                continue
+            valid = {k.name for k in KEYS if k.section == section
+                     and not k.name.isupper() and "." not in k.name}
+            valid |= set(ROWS) if section == "royalties" else set()
+            valid |= (set(AUTOMATIC_WINS) | set(AUTOMATIC_WIN_SETTINGS)
+                      if section == "automatic_wins" else set())
+            for key, value in table.items():
+                if key in valid:
+                    continue
+                home = _HOME.get(key)
+                if home is not None:
+                    reason = (f"unknown key in [{section}]; it belongs "
+                              + (f"in [{home}]" if home else "at the top of the file, "
+                                 "before any [section]"))
+                elif key in SECTIONS:
+                    reason = (f"unknown key in [{section}]; [{key}] is a section of its own, "
+                              f"not inside another")
+                elif section == "royalties" and key in CATEGORIES:
+                    reason = (f"a royalty names its row: front.{key}, middle.{key} or "
+                              f"back.{key}")
+                else:
+                    names = sorted(valid) if section != "automatic_wins" else (
+                        [*AUTOMATIC_WINS, *AUTOMATIC_WIN_SETTINGS])
+                    reason = (f"unknown {'name' if section == 'automatic_wins' else 'key'}"
+                              f"{nearest(str(key), names)}")
+                raise RuleFileError(self.source, f"{section}.{toml_key(str(key))}", value,
+                                    reason)
+
+    def raw(self, section: str, key: str, default):
+        table = self.data.get(section, {}) if section else self.data
+        return table.get(key, default)
+
+    def fail(self, section: str, key: str, value, reason: str):
+        raise RuleFileError(self.source, f"{section}.{key}" if section else key, value, reason)
+
+    def string(self, section, key, default):
+        value = self.raw(section, key, default)
+        if value is not None and not isinstance(value, str):
+            self.fail(section, key, value, "must be a string")
+        return value
+
+    def boolean(self, section, key, default):
+        value = self.raw(section, key, default)
+        if not isinstance(value, bool):
+            self.fail(section, key, value, "must be true or false")
+        return value
+
+    def integer(self, section, key, default, *, entry=None, value=NO_VALUE):
+        """The whole number at ``section.key`` (or ``value``, read there) in the range of
+        its layout entry: the key's own, or ``entry`` (a table's ``"ROW.CATEGORY"``)."""
+        if value is NO_VALUE:
+            value = self.raw(section, key, default)
+        low, high = bounds(section.partition(".")[0], entry or key)
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(section, key, value, "must be a whole number")
+        if not low <= value <= high:
+            extra = ("; a category left out has no royalty" if entry == "ROW.CATEGORY"
+                     and value == 0 else "; a rank left out has no royalty"
+                     if entry == "ROW.CATEGORY.RANK" and value == 0 else "")
+            self.fail(section, key, value, f"must be from {low} to {high}{extra}")
+        return value
+
+    def integers(self, section, key, default, length):
+        value = self.raw(section, key, default)
+        if not isinstance(value, (list, tuple)) or len(value) != length:
+            self.fail(section, key, value, f"must be a list of {length} whole numbers")
+        self._in_range(section, key, value, "each")
+        return value
+
+    def _in_range(self, section, key, values, each):
+        low, high = bounds(section, key)
+        for v in values:
+            if isinstance(v, bool) or not isinstance(v, int):
+                self.fail(section, key, values, f"{each} must be a whole number, not "
+                                                f"{shown_value(v)}")
+            if not low <= v <= high:
+                self.fail(section, key, values, f"{each} must be from {low} to {high}, not "
+                                                f"{shown_value(v)}")
+
+    def choice(self, section, key, default, valid):
+        value = self.raw(section, key, default)
+        if value not in valid or not isinstance(value, str):
+            self.fail(section, key, value, "must be one of "
+                      + ", ".join(f'"{v}"' for v in valid)
+                      + (nearest(value, valid) if isinstance(value, str) else ""))
+        return value
+
+    def seats(self, deck_size: int, cards: int, cut_card: bool) -> tuple[int, ...]:
+        value = self.raw("deal", "seats", [2, 3, 4])
+        if not isinstance(value, (list, tuple)) or not value:
+            self.fail("deal", "seats", value, "must be a list of seat counts, e.g. [2, 3, 4]")
+        self._in_range("deal", "seats", value, "a seat count")
+        if len(set(value)) != len(value):
+            self.fail("deal", "seats", value, "lists a seat count twice")
+        needed = max(value) * cards + cut_card
+        if needed > deck_size:
+            self.fail("deal", "seats", value,
+                      f"{max(value)} seats of {cards} cards"
+                      + (" and the cut card" if cut_card else "")
+                      + f" need {needed} cards; the deck has {deck_size}")
+        return tuple(sorted(value))
+
+    def royalties(self, row: str) -> "dict[str, int | tuple[int, ...]]":
+        """The table ``royalties.ROW``: category -> units, or -> 13 units (rank 2 first)
+        where the file gives a table of ranks."""
+        key = f"royalties.{row}"
+        entries = self.data.get("royalties", {}).get(row, {})
+        if not isinstance(entries, Mapping):
+            raise RuleFileError(self.source, key, entries,
+                                "must be a table of high_card, pair, two_pair, ... = units")
+        out: "dict[str, int | tuple[int, ...]]" = {}
+        for category, units in entries.items():
+            if category not in CATEGORIES:
+                raise RuleFileError(self.source, f"{key}.{category}", units,
+                                    f"unknown name{nearest(category, CATEGORIES)}")
+            if not isinstance(units, Mapping):
+                out[category] = self.integer(key, category, None, entry="ROW.CATEGORY",
+                                             value=units)
+                continue
+            if category == "joker_trips":
+                raise RuleFileError(self.source, f"{key}.{category}", units,
+                                    "joker trips have no rank: give one number")
+            table = [0] * N_RANKS
+            given: dict[int, str] = {}
+            for rank, value in units.items():
+                index = rank_index(str(rank))
+                if index is None:
+                    raise RuleFileError(self.source, f"{key}.{category}.{rank}", value,
+                                        "unknown rank (ranks: " + ", ".join(RANK_NAMES) + ")")
+                if index in given:
+                    raise RuleFileError(self.source, f"{key}.{category}.{rank}", value,
+                                        f"rank {RANK_NAMES[index]} given twice "
+                                        f"(also as {given[index]!r})")
+                given[index] = str(rank)
+                table[index] = self.integer(f"{key}.{category}", str(rank), None,
+                                            entry="ROW.CATEGORY.RANK", value=value)
+            out[category] = tuple(table)
+        return out
+
+    def units(self, section: str, table: "str | None", valid, entry: str,
+              skip=()) -> dict[str, int]:
+        """The table ``section.table`` (``table`` None: the section itself, but for its
+        keys ``skip``) of names in ``valid`` -> units in the range of the layout's
+        ``entry``."""
+        key = f"{section}.{table}" if table else section
+        entries = self.data.get(section, {})
+        entries = entries.get(table, {}) if table else entries
+        if not isinstance(entries, Mapping):
+            raise RuleFileError(self.source, key, entries,
+                                f"must be a table of {', '.join(valid[:3])}, ... = units")
+        out = {}
+        for name, units in entries.items():
+            if name in skip:
+                continue
+            if name not in valid:
+                raise RuleFileError(self.source, f"{key}.{toml_key(str(name))}", units,
+                                    f"unknown name{nearest(str(name), valid)}")
+            out[name] = self.integer(key, name, None, entry=entry, value=units)
+        return out
 
 
 def _rule_set_to_dict(rs: RuleSet) -> dict:
@@ -1195,14 +1449,11 @@ def _automatic_wins_table(rs: RuleSet) -> dict:
 
 
 def _rule_set_from_file(path: "str | os.PathLike") -> RuleSet:
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ValueError(f"{path}: no such rule-set file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(f"{path}: cannot read the rule-set file ({e})") from None
-    return _rule_set_from_dict(read_toml(text, str(path)), str(path), default_name=path.stem)
+    """The rule set in the file ``path``: a regular file of at most RULE_FILE_BYTES
+    (solver._inputs), UTF-8, TOML."""
+    text = read_text(path, "rule-set file", RULE_FILE_BYTES)
+    return _rule_set_from_dict(read_toml(text, str(path)), str(path),
+                               default_name=Path(path).stem)
 
 
 # The shipped rule sets (solver/data/rules/*.toml; docs/rules.md#rule-sets), and the
@@ -1242,7 +1493,7 @@ def rule_set(name: "str | os.PathLike | RuleSet") -> RuleSet:
     >>> rule_set("poker")
     Traceback (most recent call last):
     ...
-    ValueError: unknown rule set 'poker'; valid names: 'bonus', 'classic', 'classic-1-6', 'classic:eastern', 'classic:mandarin', 'classic:western', 'joker', 'pagat', 'shisanshui', 'two-jokers' (or a rule-set file, NAME.toml)
+    ValueError: unknown rule set 'poker'; valid names: 'bonus', 'capsa-susun', 'classic', 'classic-1-6', 'classic:eastern', 'classic:mandarin', 'classic:western', 'joker', 'mau-binh', 'pagat', 'pusoy', 'shisanshui', 'two-jokers' (or a rule-set file, NAME.toml)
     """
     if isinstance(name, RuleSet):
         return name

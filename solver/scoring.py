@@ -22,8 +22,9 @@ import functools
 import numpy as np
 
 from ._jit import in_ranges, njit, runnable
-from .rules import (AUTOMATIC_WINS, BONUS_REPLACE, CATEGORIES, CATEGORY_INDEX, N_RANKS, PAID_ROW_MADE,
-                    ROWS, SCHEME_EASTERN,
+from .rule_file import MULTIPLIER, UNITS
+from .rules import (AUTOMATIC_WINS, BONUS_REPLACE, CATEGORIES, CATEGORY_INDEX, N_RANKS,
+                    PAID_ROW_MADE, ROWS, SCHEME_EASTERN,
                     SCHEME_GENERAL, SCHEME_MANDARIN, SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN,
                     SCOOP_NO_ROW_LOST, RuleSet)
 from .tables import CATEGORY_SHIFT, PAIRED_FLUSH_RANK_DIGIT_SHIFT, RANK_DIGIT_SHIFT
@@ -89,6 +90,11 @@ def scoring_params(rules: RuleSet) -> np.ndarray:
     rule set scored otherwise at some table sizes has no parameters of its own: those of
     ``rules.at_seats(n)`` score a table of ``n`` seats.
 
+    A rule set whose units could overflow the kernels (:func:`deal_units_bound` above
+    :data:`DEAL_UNITS_LIMIT`, possible only for a :class:`~solver.rules.RuleSet` made in
+    Python: a file's ranges keep it below) is a ``ValueError`` here, before any kernel
+    runs, rather than a silent wrong answer.
+
     >>> from solver import rule_set
     >>> int(scoring_params(rule_set("joker"))[P_HOME_RUN])
     3
@@ -97,6 +103,13 @@ def scoring_params(rules: RuleSet) -> np.ndarray:
         raise ValueError(f"the {rules.name} rule set scores otherwise at "
                          f"{' and '.join(map(str, rules.seat_scoring))} seats: score a table "
                          f"with the rule set's at_seats(n)")
+    bound = deal_units_bound(rules)
+    if bound > DEAL_UNITS_LIMIT:
+        raise ValueError(f"the {rules.name} rule set's units are too large for the solver: "
+                         f"a seat could win or pay up to {bound:,} units in one deal, above "
+                         f"the {DEAL_UNITS_LIMIT:,} its kernels keep exact (a rule-set file "
+                         f"keeps every count of units within {UNITS[0]}-{UNITS[1]} and every "
+                         f"multiplier within {MULTIPLIER[0]}-{MULTIPLIER[1]})")
     p = np.zeros(N_PARAMS + N_RANKS * len(rules.row_bonus_by_rank), np.int64)
     p[P_SCHEME] = rules.scheme
     p[P_SCOOP] = rules.scoop_units
@@ -133,6 +146,50 @@ def scoring_params(rules: RuleSet) -> np.ndarray:
         p[P_AUTO_STRENGTH + code] = strength[name]
         p[P_AUTO_ORDER + i] = code
     return p
+
+
+# The most units one seat may win or pay in one deal (its deal_units_bound), for any rule
+# set the kernels are given.  The integers on the way: score_candidates keeps a deal's
+# units in int32 (2**31); exploitability subtracts two of those in int32 (twice the
+# limit); adaptive sampling (solver.sampling.adaptive_scores) sums the squares of such
+# differences over every deal of a solve in int64, at most (2 * 2**19)**2 = 2**40 a deal
+# over at most SAMPLE_MEMORY_LIMIT / 786 bytes, about 5.1 million deals: below 2**63;
+# and a candidate's total over those deals (below 2**42) is exact in a float64 mean
+# (2**53).  tests/test_rule_bounds.py checks these sums against the constants they
+# depend on; a rule-set file at the end of every range stays below half of it.
+DEAL_UNITS_LIMIT = 1 << 19
+
+
+@functools.lru_cache(maxsize=64)      # (scoring_params asks it on every solve)
+def deal_units_bound(rules: RuleSet) -> int:
+    """At least the units any seat can win or pay in one deal of ``rules`` at its
+    largest table (every scheme; any RuleSet, negative counts included): each other
+    seat pays it at most every row's points and royalty (its largest by rank, where it is
+    by rank), times the largest multiplier, plus the foul penalty, the scoop and majority
+    units (times that multiplier too, where they are multiplied) and a home run's, or the
+    largest automatic win and a home run's units.  A loss cap only lowers a payment.
+
+    >>> from solver import rule_set
+    >>> deal_units_bound(rule_set("classic"))       # a dragon's 13 from each of three
+    39
+    """
+    counts = (*rules.row_points, rules.front_trips_points, rules.majority_bonus,
+              rules.scoop_units, rules.home_run_units, rules.foul_penalty,
+              *(u for row in rules.row_bonus for u in row),
+              *(u for units in rules.row_bonus_by_rank.values() for u in units))
+    points = max(abs(x) for x in (*rules.row_points, rules.front_trips_points))
+    royalty = max(abs(u) for u in counts[len(rules.row_points) + 5:])
+    multiplier = max(1, abs(rules.shot_multiplier), abs(rules.home_run_multiplier))
+    side = 3 * (points + royalty) * multiplier        # what one side's rows pay
+    # Both sides of a pair pay for their rows; with no negative count one side's payment
+    # is between 0 and side, so the difference is too.
+    sides = side if min(counts) >= 0 else 2 * side
+    extras = abs(rules.home_run_units)
+    scoop = abs(rules.scoop_units) * (multiplier if rules.scoop_multiplied else 1)
+    majority = abs(rules.majority_bonus) * (multiplier if rules.majority_multiplied else 1)
+    pair = sides + abs(rules.foul_penalty) + scoop + majority + extras
+    special = max((abs(u) for u in rules.automatic_wins.values()), default=0) + extras
+    return (max(rules.seats) - 1) * max(pair, special)
 
 
 def fouls_playable(rules: RuleSet) -> bool:

@@ -40,59 +40,24 @@ import numpy as np
 
 from ._jit import njit
 from .kernels import ordinal3, ordinal_of_word5
-from .rules import (CATEGORY_INDEX, FRONT_CATEGORIES, SCHEME_GENERAL, RuleSet,
-                    deal_cap_failure, front_earnings_fall, royalty_below_points)
+from .rules import RuleSet, dominance_premise_failure, front_premise_failure
 from .scoring import row_bonus
 
 
 def front_bonus_is_monotone(rules: RuleSet) -> bool:
     """Whether a stronger Front never earns fewer units than a weaker one when it wins
-    (bonus table, and Mandarin's Front-trips points), the premise of taking the strongest
-    legal Front.  True for every shipped rule set; :func:`solver.solve` checks it.  For
-    the general scoring, what a won Front earns must grow under every multiplier (none,
-    a shot's, a home run's), and where royalties are paid whenever made, so must they,
-    rank by rank where royalties are by rank (:func:`solver.rules.front_earnings_fall`)."""
-    possible = [c for c in FRONT_CATEGORIES
-                if (c != "bonus_trips" or rules.cut_card) and (c != "joker_trips" or rules.jokers)]
-    if rules.scheme == SCHEME_GENERAL:
-        return front_earnings_fall(rules) is None
-    units = [max(1, rules.row_bonus[0][CATEGORY_INDEX[c]])
-             * (max(1, rules.front_trips_points) if c == "trips" else 1) for c in possible]
-    return all(a <= b for a, b in zip(units, units[1:]))
+    (bonus table, and Front-trips points), the premise of taking the strongest legal
+    Front (:func:`solver.rules.front_premise_failure`, which a rule-set file must pass
+    to load).  True for every shipped rule set; :func:`solver.solve` checks it."""
+    return front_premise_failure(rules) is None
 
 
 def dominance_failure(rules: RuleSet) -> "str | None":
     """Why pruning by dominance (this module's docstring) would not be exact under
-    ``rules``, or None where it is (every specialised scheme).  The general scoring keeps
-    its premise -- a row's value rising while its royalty does not drop never lowers our
-    score -- where no unit is negative, a royalty that replaces a row's points is never
-    worth less than them (times the largest multiplier, where royalties are not
-    multiplied), and a home run never multiplies less than the shot it also is.
-
-    Multiplied majorities and scoops keep it (a side's multiplier only grows as its rows
-    do), and so does a loss cap per pair (a pair's capped units grow with its units).  A
-    loss cap per deal keeps it where a stronger row of ours changes only our own pairs:
-    every other seat's result then cannot rise in all (each pays within its cap, which
-    shrinks with what it collects), so ours cannot fall; home runs break that only where
-    royalties are paid whenever made (:func:`solver.rules.deal_cap_failure`, which a file
-    is refused for).  tests/test_house_rules.py checks both against every arrangement."""
-    if rules.scheme != SCHEME_GENERAL:
-        return None
-    counts = (*rules.row_points, rules.front_trips_points, rules.majority_bonus,
-              rules.scoop_units, rules.home_run_units, rules.foul_penalty,
-              *(u for row in rules.row_bonus for u in row),
-              *(u for units in rules.row_bonus_by_rank.values() for u in units))
-    if min(counts) < 0:
-        return "a negative number of units"
-    if min(rules.shot_multiplier, rules.home_run_multiplier) < 1:
-        return "a multiplier below 1"
-    if rules.home_run_multiplier < rules.shot_multiplier and (
-            rules.home_run_min_seats <= max(rules.seats)):
-        return "a home run multiplies less than a shot"
-    below = royalty_below_points(rules)
-    if below:
-        return below[1]
-    return deal_cap_failure(rules)
+    ``rules``, or None where it is (:func:`solver.rules.dominance_premise_failure`, which
+    a rule-set file must pass to load)."""
+    failure = dominance_premise_failure(rules)
+    return None if failure is None else failure.reason
 
 
 @njit

@@ -60,6 +60,7 @@ import dataclasses
 import io
 import json
 import math
+import reprlib
 import os
 import warnings
 from collections import Counter
@@ -70,6 +71,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence
 import numpy as np
 
 from ._checks import check_int, is_int
+from ._inputs import BATCH_FILE_BYTES, LineTooLong, lines, open_regular
 from ._session_html import hand_name, report_html
 from .batch import _check_backend, _cores, _map, _slots
 from .cards import FIRST_JOKER, code_rank, format_cards, parse_codes
@@ -107,45 +109,47 @@ def _row_patterns():
     for row in ROWS:
         out[f"{row}_too_strong"] = (
             f"{row.title()} too strong",
-            f"neither you nor the best declare, and your {row.title()} is a stronger row "
-            f"(a higher value on the rule set's one scale of rows) than the best "
-            f"setting's {row.title()}")
+            f"your {row.title()} is a stronger hand than the best setting's {row.title()}")
         out[f"{row}_too_weak"] = (
             f"{row.title()} too weak",
-            f"neither you nor the best declare, and your {row.title()} is a weaker row "
-            f"than the best setting's {row.title()}")
+            f"your {row.title()} is a weaker hand than the best setting's {row.title()}")
     return out
 
 
-#: Each pattern a hand's setting can show, by name: (its label, its definition).  A hand
-#: may show several (a Front too strong often comes with a Middle too weak); each
-#: pattern's cost is the total loss of the hands that show it, so the costs of different
-#: patterns overlap and do not add up to the session's loss.
+#: Each pattern a hand's setting can show, by name: (its label, its definition), in a
+#: player's words (:func:`_patterns` says each exactly).  A hand may show several (a
+#: Front too strong often comes with a Middle too weak); each pattern's cost is the total
+#: loss of the hands that show it, so the costs of different patterns overlap and do not
+#: add up to the session's loss.  All but the first three are looked for only where
+#: neither you nor the best declare an automatic win (:data:`PATTERNS_NOTE`).
 PATTERNS: dict[str, tuple[str, str]] = {
-    "foul": ("a foul", "your rows break Front < Middle <= Back"),
+    "foul": ("a foul", "your rows are out of order: the Front beats the Middle, or the "
+                       "Middle beats the Back"),
     "not_declared": ("automatic win not declared",
-                     "the hand holds an automatic win, declaring it is the best choice, and "
-                     "you set rows instead"),
+                     "you set the rows where declaring the hand's automatic win was the best "
+                     "choice"),
     "declared_wrongly": ("declared, better played",
-                         "you declared the hand's automatic win, and playing the best "
-                         "setting is worth more"),
+                         "you declared the automatic win where playing the best setting "
+                         "was worth more"),
     **_row_patterns(),
     "pair_split": ("a pair split",
-                   "neither you nor the best declare, the best setting holds k >= 2 cards "
-                   "of one rank in one row (a pair, trips or quads; jokers aside), and no "
-                   "row of yours holds k cards of that rank: you spread them over rows or "
-                   "discarded one"),
+                   "the best setting keeps a pair, trips or quads together in one row, and "
+                   "you split them over rows or discarded one (jokers do not count)"),
     "flush_broken": ("a flush broken",
-                     "neither you nor the best declare, and the best setting has more rows "
-                     "of category flush, paired flush or straight flush than yours"),
+                     "the best setting makes more flushes than yours (a paired flush or a "
+                     "straight flush counts as one)"),
     "straight_broken": ("a straight broken",
-                        "neither you nor the best declare, and the best setting has more "
-                        "rows of category straight or straight flush than yours"),
+                        "the best setting makes more straights than yours (a straight "
+                        "flush counts as one)"),
     "discards_differ": ("other discards",
-                        "in a rule set that deals more than 13 cards (16 or 17), neither "
-                        "you nor the best declare, and the cards you discard are not the "
-                        "best setting's"),
+                        "you discarded other cards than the best setting does (where 16 or "
+                        "17 cards are dealt)"),
 }
+
+#: Said once beside the patterns, not in each definition.
+PATTERNS_NOTE = ("Apart from a foul and the two about automatic wins, a pattern is looked "
+                 "for only in hands where neither you nor the best setting declare an "
+                 "automatic win.")
 
 
 def _patterns(r: Review, rules, cut) -> tuple[str, ...]:
@@ -400,7 +404,7 @@ class SessionReport:
     def to_html(self, costliest: int = COSTLIEST) -> str:
         """The report as one HTML page needing nothing else (styles inline, cards drawn
         in text and CSS, no script, no outside file): it opens offline."""
-        return report_html(self, costliest, PATTERNS)
+        return report_html(self, costliest, PATTERNS, PATTERNS_NOTE)
 
 
 def _plain(x):
@@ -441,8 +445,10 @@ def review_many(hands_or_path, *, rules: "str | RuleSet | None" = None,
 
     A line that cannot be graded is a :class:`Skipped` in the report, not an error; a
     bad argument (``rules``, ``samples``, ...) or a file that cannot be read at all (no
-    such file, a CSV header naming an unknown column) is a ``ValueError`` (``OSError``
-    for the file) before any work starts.  See :class:`SessionReport` for what comes back.
+    such file -- also a ``FileNotFoundError`` --, a directory, a FIFO or a device, a file
+    over BATCH_FILE_BYTES, a CSV header naming an unknown column) is a ``ValueError``
+    before any work starts; a line longer than LINE_BYTES is skipped as that line's
+    error (solver._inputs).  See :class:`SessionReport` for what comes back.
     """
     samples = check_int("samples", samples, 2)
     seed = check_int("seed", seed, 0)
@@ -532,18 +538,17 @@ def _hand_text(cards) -> str:
 
 # --- reading the hand history -------------------------------------------------------------------
 def _records(hands_or_path) -> tuple[str, list, list]:
-    """(source, [(where, line, fields)], [Skipped]) of a file or a sequence of mappings."""
+    """(source, [(where, line, fields)], [Skipped]) of a file or a sequence of mappings.
+    A file named by its path must be a regular file of at most BATCH_FILE_BYTES; an open
+    file is read no further than that; either is read a line at a time, a line longer
+    than LINE_BYTES skipped as that line's error (solver._inputs)."""
     if isinstance(hands_or_path, (str, os.PathLike)):
-        path = Path(hands_or_path)
-        with open(path, "rb") as f:
-            data = f.read()
-        return (str(hands_or_path),) + _read_history(data, str(hands_or_path),
-                                                    _format_of(path, data))
-    if callable(getattr(hands_or_path, "read", None)):
-        data = hands_or_path.read()
-        data = data.encode() if isinstance(data, str) else data
+        source = str(hands_or_path)
+        with open_regular(hands_or_path, "hand history", BATCH_FILE_BYTES) as f:
+            return (source,) + _read_history(f, source, Path(hands_or_path))
+    if callable(getattr(hands_or_path, "readline", None)):
         source = str(getattr(hands_or_path, "name", None) or "hands")
-        return (source,) + _read_history(data, source, _format_of(Path(source), data))
+        return (source,) + _read_history(hands_or_path, source, Path(source))
     if isinstance(hands_or_path, bytes) or not isinstance(hands_or_path, Iterable):
         raise ValueError(f"hands_or_path must be a file's path or a sequence of hands "
                          f"(mappings with the keys {', '.join(KEYS)}), not "
@@ -554,32 +559,37 @@ def _records(hands_or_path) -> tuple[str, list, list]:
         try:
             if not isinstance(item, Mapping):
                 raise ValueError(f"a hand is a mapping with the keys {', '.join(KEYS)}, not "
-                                 f"{item!r}")
+                                 f"{_shown(item)}")
             records.append((where, i, _checked_fields(dict(item), loose=True)))
         except ValueError as e:
             skipped.append(Skipped(where, i, str(e)))
     return "hands", records, skipped
 
 
-def _format_of(path: Path, data: bytes) -> str:
+def _format_of(path: Path, texts: list[str]) -> str:
     suffix = path.suffix.lower()
     if suffix in CSV_SUFFIXES:
         return "csv"
     if suffix in JSON_SUFFIXES:
         return "jsonl"
-    for line in data.splitlines():
+    for line in texts:
         text = line.strip()
-        if text and not text.startswith(b"#"):
-            return "jsonl" if text.startswith(b"{") else "csv"
+        if text and not text.startswith("#"):
+            return "jsonl" if text.startswith("{") else "csv"
     return "jsonl"
 
 
-def _read_history(data: bytes, source: str, form: str) -> tuple[list, list]:
-    """([(where, line, fields)], [Skipped]) of a hand history's bytes, ``form``
-    ``"jsonl"`` or ``"csv"``: each line's keys checked (not yet against its hand)."""
+def _read_history(stream, source: str, path: Path) -> tuple[list, list]:
+    """([(where, line, fields)], [Skipped]) of a hand history read from ``stream`` (JSON
+    lines or CSV, as its name ``path`` or its first line says): each line's keys checked
+    (not yet against its hand)."""
     records, skipped = [], []
-    texts = []                        # each line as text ("" where it is not UTF-8)
-    for number, raw in enumerate(data.splitlines(keepends=True), 1):
+    texts = []                        # each line as text ("\n" where it cannot be one)
+    for number, raw in enumerate(lines(stream, source=source, total=BATCH_FILE_BYTES), 1):
+        if isinstance(raw, LineTooLong):
+            skipped.append(Skipped(f"{source} line {number}", number, str(raw)))
+            texts.append("\n")
+            continue
         try:
             texts.append(raw.decode("utf-8"))
         except UnicodeDecodeError as e:
@@ -589,6 +599,7 @@ def _read_history(data: bytes, source: str, form: str) -> tuple[list, list]:
             texts.append("\n")
     if texts and texts[0].startswith("\ufeff"):      # a byte-order mark
         texts[0] = texts[0][1:]
+    form = _format_of(path, texts)
     rows = _jsonl_rows(texts) if form == "jsonl" else _csv_rows(texts, source)
     for number, fields in rows:
         where = f"{source} line {number}"
@@ -598,6 +609,7 @@ def _read_history(data: bytes, source: str, form: str) -> tuple[list, list]:
             records.append((where, number, _checked_fields(fields, loose=False)))
         except ValueError as e:
             skipped.append(Skipped(where, number, str(e)))
+    skipped.sort(key=lambda s: s.line)
     return records, skipped
 
 
@@ -615,6 +627,9 @@ def _jsonl_rows(texts: list[str]):
         except json.JSONDecodeError as e:
             yield number, ValueError(f"not JSON: {e.msg} at column {e.colno}")
             continue
+        except RecursionError:
+            yield number, ValueError("not a hand: JSON nested too deeply")
+            continue
         if not isinstance(fields, dict):
             yield number, ValueError(f"a line is one JSON object ({{\"cards\": ..., "
                                      f"\"setting\": ...}}), not {type(fields).__name__}")
@@ -625,7 +640,14 @@ def _jsonl_rows(texts: list[str]):
 def _csv_rows(texts: list[str], source: str):
     reader = csv.reader(io.StringIO("".join("\n" if _skipped_line(t) else t for t in texts)))
     header = None
-    for row in reader:
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as e:        # (a quote left open runs on to the field size limit)
+            yield reader.line_num, ValueError(f"not CSV: {e} (is a quote left open?)")
+            continue
         number = reader.line_num
         if not any(cell.strip() for cell in row):
             continue
@@ -635,9 +657,9 @@ def _csv_rows(texts: list[str], source: str):
             missing = [k for k in REQUIRED_KEYS if k not in header]
             repeated = [c for c, n in Counter(header).items() if n > 1]
             if unknown or missing or repeated:
-                what = (f"unknown column {unknown[0]!r}" if unknown else
-                        f"no column {missing[0]!r}" if missing else
-                        f"the column {repeated[0]!r} twice")
+                what = (f"unknown column {_shown(unknown[0])}" if unknown else
+                        f"no column {_shown(missing[0])}" if missing else
+                        f"the column {_shown(repeated[0])} twice")
                 raise ValueError(f"{source} line {number}: the header row names the "
                                  f"columns ({', '.join(KEYS)}; cards and setting "
                                  f"required): {what}")
@@ -649,32 +671,40 @@ def _csv_rows(texts: list[str], source: str):
         yield number, {k: v.strip() for k, v in zip(header, row) if v.strip()}
 
 
+# A line's value in a message: its repr, cut short (a line may be 64 KiB, or JSON nested
+# hundreds deep), so that a message stays one short line.
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 60
+_SHORT.maxlevel = 3
+_shown = _SHORT.repr
+
+
 def _checked_fields(fields: dict, *, loose: bool) -> dict:
     """A line's keys, checked: the required ones there, no unknown one, each of the
     right type (``players`` read from a CSV cell's text).  ``loose``: a Python
     sequence's item, whose ``rules`` may be a RuleSet and ``cut`` a card code."""
     unknown = [k for k in fields if k not in KEYS]
     if unknown:
-        raise ValueError(f"unknown key {unknown[0]!r} (the keys: {', '.join(KEYS)})")
+        raise ValueError(f"unknown key {_shown(unknown[0])} (the keys: {', '.join(KEYS)})")
     for key in REQUIRED_KEYS:
         if key not in fields:
             raise ValueError(f"no {key!r}: a hand gives its 'cards' and your 'setting'")
     for key in ("cards", "setting"):
         if not isinstance(fields[key], str) or not fields[key].strip():
-            raise ValueError(f"{key} must be a text, not {fields[key]!r}")
+            raise ValueError(f"{key} must be a text, not {_shown(fields[key])}")
     if "rules" in fields and not (isinstance(fields["rules"], str)
                                   or loose and isinstance(fields["rules"], RuleSet)):
-        raise ValueError(f"rules must be a rule set's name, not {fields['rules']!r}")
+        raise ValueError(f"rules must be a rule set's name, not {_shown(fields['rules'])}")
     if "cut" in fields and not (isinstance(fields["cut"], str) or loose
                                 and is_int(fields["cut"])):
-        raise ValueError(f"cut must be a card, not {fields['cut']!r}")
+        raise ValueError(f"cut must be a card, not {_shown(fields['cut'])}")
     if "players" in fields:
         players = fields["players"]
         if isinstance(players, str) and players.strip().isdigit():
             players = int(players)
         fields["players"] = check_int("players", players, 1)
     if "id" in fields and not (isinstance(fields["id"], str) or is_int(fields["id"])):
-        raise ValueError(f"id must be a text or an integer, not {fields['id']!r}")
+        raise ValueError(f"id must be a text or an integer, not {_shown(fields['id'])}")
     if "id" in fields and is_int(fields["id"]):
         fields["id"] = int(fields["id"])
     return fields

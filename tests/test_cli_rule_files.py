@@ -89,7 +89,7 @@ def test_a_bad_rules_file_is_one_line_in_every_command(capsys, tmp_path):
                   "As Kd 9c / 3d 3c Qh 5d 2d / 9s 8c 7h 6h 5s", "--rules", path]):
         code, out, err = run(capsys, *argv)
         assert code == 2 and not out, argv
-        assert err == (f"python3 -m solver: error: {path}: scoring.majority = 1: unknown key "
+        assert err == (f"python3 -m solver: error: {path}: [scoring] majority = 1: unknown key "
                        "(did you mean 'majority_bonus'?)\n"), argv
 
 

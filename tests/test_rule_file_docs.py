@@ -63,3 +63,35 @@ def test_the_pages_error_examples_are_the_loaders_messages(tmp_path):
             rule_set(path)
         assert message == f"python3 -m solver: error: {caught.value}".replace(
             str(path), "house.toml")
+
+
+def test_the_pages_table_of_ranges_is_the_layouts():
+    """'What a file must be' groups the ranges of KEYS: every key with a range is in it
+    once, with that range (a key added to KEYS with a range goes in a row here too)."""
+    text = PAGE.read_text(encoding="utf-8")
+    table = re.search(r"<!-- table: ranges -->\n(.*?)\n\n", text, flags=re.S).group(1)
+    listed = {}
+    for row in table.splitlines()[2:]:
+        keys, span = [cell.strip() for cell in row.strip().strip("|").split("|")]
+        low, high = map(int, re.fullmatch(r"(-?\d+) to (-?\d+)", span).groups())
+        for path in re.findall(r"`([\w.]+)`", keys):
+            assert path not in listed, path
+            listed[path] = (low, high)
+    assert listed == {k.path: k.bounds for k in KEYS if k.bounds is not None}
+
+
+def test_the_pages_figures_are_the_codes():
+    """The largest counts, the kernels' limit, and the sizes the readers allow, as the
+    rule-file page, the sessions page and the command-line guide give them."""
+    from solver import _inputs, scoring
+    from solver.rule_file import MAX_MULTIPLIER, MAX_UNITS
+    text = " ".join(PAGE.read_text(encoding="utf-8").split())
+    m, x = MAX_UNITS, MAX_MULTIPLIER
+    assert f"every count at {m} and every multiplier at {x}" in text
+    assert f"4 × (3 × ({m} + {m}) × {x} + 3 × {m}) = {4 * (3 * 2 * m * x + 3 * m):,}" in text
+    assert f"exact up to {scoring.DEAL_UNITS_LIMIT:,} units a deal" in text
+    assert f"a regular file of at most {_inputs.size_text(_inputs.RULE_FILE_BYTES)}" in text
+    for page in ("sessions.md", "guide/command-line.md"):
+        words = " ".join((ROOT / "docs" / page).read_text(encoding="utf-8").split())
+        assert f"at most {_inputs.size_text(_inputs.BATCH_FILE_BYTES)}" in words, page
+        assert f"longer than {_inputs.size_text(_inputs.LINE_BYTES)}" in words, page

@@ -23,7 +23,7 @@ def test_a_pasted_rules_file_is_played_under(page):  # noqa: F811
     page.click("#rules-file-use")
     page.wait_for_selector("#error-rules-file:not([hidden])", timeout=30_000)
     assert page.inner_text("#error-rules-file") == (
-        "the rules file: scoring.majority = 1: unknown key (did you mean 'majority_bonus'?)")
+        "the rules file: [scoring] majority = 1: unknown key (did you mean 'majority_bonus'?)")
     assert [p for p in page.problems if "400 (Bad Request)" not in p] == []
     page.problems.clear()                    # (the browser logs the refused request)
 
@@ -31,8 +31,9 @@ def test_a_pasted_rules_file_is_played_under(page):  # noqa: F811
     page.click("#rules-file-use")
     page.wait_for_selector('#rules option[value="our table"]', state="attached")
     assert page.input_value("#rules") == "our table"
-    assert page.inner_text("#rules-note").startswith(
-        f"our table: {solver.rule_set('classic').summary()}. ")
+    note = page.inner_text("#rules-note")          # its name, its deal, its scoring
+    assert note.startswith("our table: 13 cards dealt; ")
+    assert note.endswith(f"Scoring: {solver.rule_set('classic').summary().split('; ')[1]}.")
 
     page.select_option("#samples", "200")
     page.fill("#seed", "0")
@@ -69,7 +70,7 @@ def test_a_loaded_rules_file_is_named_and_summed_up_and_a_bad_one_refused(page):
         buffer=kitchen.replace("cards = 13", "cards = 12").encode())])
     page.wait_for_selector("#error-rules-file:not([hidden])")
     error = page.inner_text("#error-rules-file")
-    assert error.startswith("the rules file: deal.cards = 12") and "\n" not in error
+    assert error.startswith("the rules file: [deal] cards = 12") and "\n" not in error
     assert page.is_hidden("#rules-file-loaded")
     assert page.input_value("#rules") == "kitchen table"       # still the last good one
     assert [p for p in page.problems if "400 (Bad Request)" not in p] == []
