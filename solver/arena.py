@@ -430,6 +430,7 @@ def match(a, b, rules: "str | RuleSet", *, players: Optional[int] = None,
     if not is_int(n_seats) or n_seats not in rs.seats:
         raise ValueError(f"players={players!r}: {rs.name} plays with "
                          f"{' or '.join(map(str, rs.seats))} players")
+    rs = rs.at_seats(n_seats)               # (its scoring at this table size)
     if layout is None:
         layout = "heads-up" if n_seats == 2 else "one-v-rest"
     if layout not in LAYOUTS:

@@ -286,7 +286,7 @@ def solution_text(sol) -> str:
         if home_runs_count(rs, sol.players):
             text += f"   home run {_pct(sol.p_home_run)}"
         lines.append(text + f"   ({word}s: each opponent)")
-    if any(any(row) for row in rs.row_bonus):
+    if rs.has_royalties:
         lines.append(f"bonus units {sol.bonus_units:+.3f} a deal (bonus hands won minus paid)")
 
     if sol.samples < FEW_DEALS:

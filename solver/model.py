@@ -44,14 +44,13 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic, overload
 
 from ._jit import njit
-from .rules import (BONUS_REPLACE, CATEGORIES, CATEGORY_INDEX, PAID_ROW_MADE, RULE_SET_NAMES,
+from .rules import (BONUS_REPLACE, CATEGORY_INDEX, PAID_ROW_MADE, RULE_SET_NAMES,
                     SCHEME_EASTERN, SCHEME_GENERAL, SCHEME_MANDARIN, SCHEME_ROWS, SCHEME_SCOOP,
                     SCHEME_WESTERN, SCOOP_NO_ROW_LOST, RuleSet, rule_set as _rules)
 from .kernels import ROW_SHIFT, SUIT_BITS
-from .tables import CATEGORY_SHIFT, RowTables
+from .tables import CATEGORY_SHIFT, RowTables, royalties_by_value
 
 DATA = Path(__file__).parent / "data"
-N_CATEGORIES = len(CATEGORIES)
 
 # Per-row record of a row value against one field opponent: the last axis of
 # ModelTables.rows, float32, 16 bytes, so that the records of every value of a rule set
@@ -932,9 +931,8 @@ def table_setter(scheme: int, n_cards: int, backs: "int | None" = None):
 
 # --- building the tables (plain Python, once per field and row tables) -----------------------
 def _royalties(rs: RuleSet, row: int, values: np.ndarray) -> np.ndarray:
-    """The row's royalty (``row_bonus``), by value."""
-    cats = np.clip(values >> CATEGORY_SHIFT, 0, N_CATEGORIES - 1)
-    return np.array(rs.row_bonus[row], np.float64)[cats]
+    """The row's royalty (``row_bonus``, by rank where the rule set says), by value."""
+    return royalties_by_value(rs, row, values).astype(np.float64)
 
 
 def _gain(rs: RuleSet, row: int, values: np.ndarray) -> np.ndarray:

@@ -104,7 +104,7 @@ def self_play(rule_set: "str | RuleSet", n_seats: int, *, rounds: int = ROUNDS,
     the same as ``self_play(..., rounds=r)`` gives, since each round is seeded alone.
     ``on_deals(n)``, if given, hears of every ``n`` deals set (``(rounds + 1) * deals``
     in all), at most CHUNK_DEALS at a time."""
-    rs = _rules(rule_set)
+    rs = _rules(rule_set).at_seats(n_seats)
     params = scoring_params(rs)
     ranks_used = range(13) if rs.cut_card else [-1]
     dummy_field = np.zeros((1, n_seats - 1, 3), np.int32)
@@ -146,7 +146,7 @@ def train(rule_set: str, n_seats: int, *, rounds: int = ROUNDS, deals: int = DEA
           seed: int = 0, out: "Path | None" = None, log=None) -> Path:
     """Self-play one rule set and seat count and write its file (to ``out``, by default
     ``solver/data/``, where :meth:`solver.TableModel.shipped` reads it); returns the path."""
-    rs = _rules(rule_set)
+    rs = _rules(rule_set).at_seats(n_seats)
     model = self_play(rs, n_seats, rounds=rounds, deals=deals, seed=seed, log=log)
     path = model_file(rs, model_seats(rs, n_seats))
     if out is not None:
@@ -186,7 +186,7 @@ def _set(codes, t, params, field, n_seats):
 
 def train_field_policy(rule_set: str, n_seats: int, rounds: int = 3, seed: int = 0) -> np.ndarray:
     """The reference field of the previous default policy (:func:`field_policy`)."""
-    rs = _rules(rule_set)
+    rs = _rules(rule_set).at_seats(n_seats)
     params = scoring_params(rs)
     rng = np.random.default_rng(seed)
     field = None

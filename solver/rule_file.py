@@ -111,6 +111,14 @@ KEYS: tuple[Key, ...] = (
         "shot_multiplier", MULTIPLIER),
     Key("scoring", "home_run_min_seats", "integer", "2",
         "home runs count only at tables of at least this many seats", (2, 5)),
+    Key("scoring", "majority_multiplied", "boolean", "false",
+        "the shot and home-run multipliers apply to the majority bonus too"),
+    Key("scoring", "scoop_multiplied", "boolean", "false",
+        "the shot and home-run multipliers apply to scoop_units too"),
+    Key("scoring", "loss_cap_per_pair", "integer", "0",
+        "the most one player pays another in a deal, everything included (0: no cap)", UNITS),
+    Key("scoring", "loss_cap_per_deal", "integer", "0",
+        "the most a player loses in a deal, everything included (0: no cap)", UNITS),
     Key("royalties", "mode", "\"add\" or \"replace\"", "\"add\"",
         "a royalty is added to the row's points, or a won row scores its royalty instead"),
     Key("royalties", "paid", "\"row_won\" or \"row_made\"", "\"row_won\"",
@@ -120,11 +128,15 @@ KEYS: tuple[Key, ...] = (
     Key("royalties", "ROW.CATEGORY", "integer", "none",
         "units for a row (front, middle, back) of that hand category, e.g. "
         "front.trips = 3 (a category left out has none)", (1, MAX_UNITS)),
+    Key("royalties", "ROW.CATEGORY.RANK", "integer", "none",
+        "the category's royalty by the row's rank instead, as a table, e.g. "
+        "front.pair = { 6 = 1, 7 = 2, A = 9 } (a rank left out has none)", (1, MAX_UNITS)),
     Key("fouls", "rule", "\"penalty\", \"loses_rows\" or \"not_allowed\"", "\"not_allowed\"",
         "a fouled hand pays a penalty to each player, or loses every row (and the scoop), "
         "or cannot be played"),
     Key("fouls", "penalty", "integer", "0",
-        "units a fouled hand pays each other player (rule = \"penalty\" only)", UNITS),
+        "units a fouled hand pays each other player: all it pays with rule = \"penalty\", "
+        "on top of the rows it loses with \"loses_rows\"", UNITS),
     Key("automatic_wins", "declared", "boolean", "true",
         "a player holding an automatic win may declare it instead of setting (the solver "
         "declares when that is worth more); false: a hand holding one is scored as it"),
@@ -133,10 +145,36 @@ KEYS: tuple[Key, ...] = (
         "automatic win of the rule set, or for none", (1, MAX_UNITS)),
     Key("automatic_wins", "NAME", "integer", "none",
         "units of an automatic win the rule set allows, e.g. dragon = 13", (1, MAX_UNITS)),
+    Key("", "at_N_seats.SECTION.KEY", "as the key", "the key's",
+        "at tables of N seats, this value of a scoring, royalties, fouls or automatic_wins "
+        "key instead, e.g. [at_4_seats.scoring] shot_multiplier = 2"),
 )
 # Keys of [automatic_wins] that are not names of automatic wins.
 AUTOMATIC_WIN_SETTINGS = ("declared", "strength")
 SECTIONS: tuple[str, ...] = tuple(dict.fromkeys(k.section for k in KEYS if k.section))
+# The sections a table of one seat count (at_N_seats) may change: how a deal scores.
+SEAT_SECTIONS = ("scoring", "royalties", "fouls", "automatic_wins")
+# Ranks of a royalty table by rank, lowest first, as a file writes them (10 reads as T,
+# and case does not matter, as in card notation).
+RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
+
+
+def seat_table(key: str) -> "int | None":
+    """N of a top-level key ``at_N_seats``, or None for any other key."""
+    match = re.fullmatch(r"at_(\d+)_seats", key)
+    return int(match.group(1)) if match else None
+
+
+def rank_index(name: str) -> "int | None":
+    """The index in :data:`RANK_NAMES` of a rank as a file may write it, or None."""
+    name = name.strip().upper()
+    name = "T" if name == "10" else name
+    return RANK_NAMES.index(name) if name in RANK_NAMES else None
+
+
+class InlineTable(dict):
+    """A table :func:`write` puts on one line (``{ 6 = 1, 7 = 2 }``), as a royalty's
+    ranks read best."""
 
 
 def nearest(name: str, valid: Iterable[str]) -> str:
@@ -153,12 +191,18 @@ def bounds(section: str, name: str) -> "tuple[int, int]":
 
 def file_key(path: str) -> str:
     """A key's dotted path as the file writes it: ``[deal] seats``, ``[royalties]
-    front.trips``; a key at the top of the file (``name``, a section) as it is.
+    front.trips``, ``[at_4_seats.scoring] scoop_units``; a key at the top of the file
+    (``name``, a section) as it is.
 
     >>> file_key("deal.seats"), file_key("royalties.front.trips"), file_key("name")
     ('[deal] seats', '[royalties] front.trips', 'name')
+    >>> file_key("at_4_seats.scoring.scoop_units"), file_key("at_4_seats.fouls")
+    ('[at_4_seats.scoring] scoop_units', '[at_4_seats.fouls]')
     """
     section, _, rest = path.partition(".")
+    if seat_table(section) is not None and rest:
+        inner, _, key = rest.partition(".")
+        return f"[{section}.{inner}] {key}" if key else f"[{section}.{inner}]"
     return f"[{section}] {rest}" if section in SECTIONS and rest else path
 
 
@@ -244,21 +288,34 @@ def toml_key(key: str) -> str:
 def write(header: Iterable[str], document: dict) -> str:
     """``document`` (nested dicts) as TOML: the comment lines ``header``, the top-level
     values, then each table as a ``[section]``, a table inside it as dotted keys
-    (``front.trips = 3``), so a rule set reads as a few short sections."""
+    (``front.trips = 3``), an :class:`InlineTable` on one line, so a rule set reads as a
+    few short sections; a table of tables only (``at_4_seats``) as ``[at_4_seats.scoring]``
+    and so on."""
     lines = [f"# {line}".rstrip() for line in header]
     for key, value in document.items():
-        if not isinstance(value, dict):
+        if not _is_table(value):
             lines.append(f"{toml_key(key)} = {toml_value(value)}")
     for section, table in document.items():
-        if isinstance(table, dict):
-            lines += ["", f"[{toml_key(section)}]"]
-            lines += [f"{dotted} = {toml_value(value)}" for dotted, value in _dotted(table)]
+        if _is_table(table):
+            lines += _section(toml_key(section), table)
     return "\n".join(lines) + "\n"
+
+
+def _is_table(value) -> bool:
+    return isinstance(value, dict) and not isinstance(value, InlineTable)
+
+
+def _section(name: str, table: dict, tables_of_tables: bool = True) -> list[str]:
+    if tables_of_tables and table and all(_is_table(v) for v in table.values()):
+        return [line for key, sub in table.items()
+                for line in _section(f"{name}.{toml_key(key)}", sub, False)]
+    return ["", f"[{name}]"] + [f"{dotted} = {toml_value(value)}"
+                                for dotted, value in _dotted(table)]
 
 
 def _dotted(table: dict, prefix: str = ""):
     for key, value in table.items():
-        if isinstance(value, dict):
+        if _is_table(value):
             yield from _dotted(value, f"{prefix}{toml_key(key)}.")
         else:
             yield f"{prefix}{toml_key(key)}", value

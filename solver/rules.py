@@ -29,8 +29,9 @@ from types import MappingProxyType, SimpleNamespace
 from typing import Mapping, NamedTuple
 
 from ._inputs import RULE_FILE_BYTES, read_text
-from .rule_file import (AUTOMATIC_WIN_SETTINGS, KEYS, MAX_NAME_CHARACTERS, NO_VALUE, SECTIONS,
-                        RuleFileError, bounds, file_key, nearest, shown_value)
+from .rule_file import (AUTOMATIC_WIN_SETTINGS, KEYS, MAX_NAME_CHARACTERS, NO_VALUE, RANK_NAMES,
+                        SEAT_SECTIONS, SECTIONS, InlineTable, RuleFileError, bounds, file_key,
+                        nearest, rank_index, seat_table, shown_value)
 from .rule_file import read as read_toml, toml_key, write as write_toml
 
 # ---------------------------------------------------------------------------------------
@@ -85,6 +86,21 @@ AUTOMATIC_WINS = (
 
 MAX_CARDS_DEALT = 17          # cards a seat may be dealt; 13 of them are set
 SEAT_COUNTS = (2, 3, 4, 5)    # table sizes a rule set may deal to (where the deck holds them)
+N_RANKS = len(RANK_NAMES)     # a royalty table by rank has one entry a rank, 2 first
+# The ranks as a row of them is named: "a pair of 8s", "trips of queens".
+RANK_PLURALS = ("2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "jacks", "queens",
+                "kings", "aces")
+
+# The fields of a rule set that say how a deal scores: what a rule set may change at one
+# table size (RuleSet.seat_scoring; a file's [at_N_seats] tables).
+SEAT_FIELDS = (
+    "row_points", "front_trips_points", "majority_bonus", "scoop", "scoop_units",
+    "shot_multiplier", "home_run_units", "home_run_multiplier", "home_run_min_seats",
+    "majority_multiplied", "scoop_multiplied", "loss_cap_per_pair", "loss_cap_per_deal",
+    "row_bonus", "row_bonus_by_rank", "bonus_mode", "bonus_paid", "bonus_multiplied",
+    "foul_penalty", "foul_loses_rows", "automatic_wins", "automatic_wins_declared",
+    "automatic_win_strength",
+)
 
 
 def _bonus_table(entries: Mapping[tuple[str, str], int]) -> tuple[tuple[int, ...], ...]:
@@ -166,6 +182,26 @@ class RuleSet:
         a special's strength is its units (classic: a dragon, 13, beats the others, 3,
         which tie).
 
+    majority_multiplied: the shot and home-run multipliers apply to ``majority_bonus``
+        too.
+
+    scoop_multiplied: the shot and home-run multipliers apply to ``scoop_units`` too.
+
+    loss_cap_per_pair: the most one player pays another in a deal, everything included
+        (0: no cap).
+
+    loss_cap_per_deal: the most a player loses in a deal, everything included (0: no
+        cap); how the others share what a capped player does not pay is
+        docs/rules.md#loss-caps.
+
+    row_bonus_by_rank: royalties by the row's rank, ``"ROW.CATEGORY"`` -> 13 units (rank
+        2 first) for a (row, category) whose ``row_bonus`` is 0
+        (docs/rules.md#royalties-by-rank; the rank of a row is :func:`solver.tables.value_rank`).
+
+    seat_scoring: at tables of some sizes, other values of the scoring fields
+        (:data:`SEAT_FIELDS`): seat count -> {field: value}.  Such a rule set is scored
+        at ``n`` seats as :meth:`at_seats` ``(n)``, a rule set without them.
+
     Derived: ``scheme``, the compiled scoring kernel that computes exactly these fields
     (the ``SCHEME_*`` codes; see :func:`kernel_scheme`).
     """
@@ -196,6 +232,14 @@ class RuleSet:
     automatic_wins_declared: bool = True
     automatic_win_strength: Mapping[str, int] = field(
         default_factory=lambda: MappingProxyType({}))
+    majority_multiplied: bool = False
+    scoop_multiplied: bool = False
+    loss_cap_per_pair: int = 0
+    loss_cap_per_deal: int = 0
+    row_bonus_by_rank: Mapping[str, tuple[int, ...]] = field(
+        default_factory=lambda: MappingProxyType({}))
+    seat_scoring: Mapping[int, Mapping[str, object]] = field(
+        default_factory=lambda: MappingProxyType({}))
 
     cards_kept = 13
 
@@ -218,12 +262,116 @@ class RuleSet:
                                    ("bonus_paid", self.bonus_paid, BONUS_PAID)):
             if value not in valid:
                 raise ValueError(f"{name} must be one of {valid!r}, not {value!r}")
+        for name in ("loss_cap_per_pair", "loss_cap_per_deal"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"{name} must be a whole number, 0 or more, not {value!r}")
+        self._check_royalties_by_rank()
+        self._check_seat_scoring()
         # Derived once: the kernels' dispatch code, and a hash over the whole content
         # (two rule sets of one name but different rules must not share a cache entry).
         object.__setattr__(self, "scheme", kernel_scheme(self))
-        object.__setattr__(self, "_hash", hash(tuple(
-            tuple(sorted(v.items())) if isinstance(v, Mapping) else v
-            for v in (getattr(self, f.name) for f in dataclasses.fields(self)))))
+        object.__setattr__(self, "_hash", hash(json.dumps(
+            _json_ready({f.name: getattr(self, f.name) for f in dataclasses.fields(self)}),
+            sort_keys=True)))
+
+    def _check_royalties_by_rank(self) -> None:
+        """``row_bonus_by_rank`` as a read-only mapping of "ROW.CATEGORY" -> 13 units,
+        each for a (row, category) a row can be, that has a rank, and whose ``row_bonus``
+        is 0 (a royalty is one number or a table by rank, never both)."""
+        table = {}
+        for key, units in dict(self.row_bonus_by_rank).items():
+            row, _, category = str(key).partition(".")
+            if row not in ROWS or category not in CATEGORIES:
+                raise ValueError(f"row_bonus_by_rank: {key!r} is not 'ROW.CATEGORY' (a row "
+                                 f"of {ROWS} and a category of the ladder)")
+            if category == "joker_trips":
+                raise ValueError("row_bonus_by_rank: joker trips have no rank; give them one "
+                                 "number in row_bonus")
+            units = tuple(units)
+            if len(units) != N_RANKS or any(
+                    not isinstance(u, int) or isinstance(u, bool) or u < 0 for u in units):
+                raise ValueError(f"row_bonus_by_rank[{key!r}] must be {N_RANKS} whole numbers "
+                                 f"of 0 or more (rank 2 first), not {units!r}")
+            if self.row_bonus[ROWS.index(row)][CATEGORY_INDEX[category]]:
+                raise ValueError(f"{key} has a royalty in row_bonus and one by rank; give one "
+                                 "or the other")
+            if any(units):
+                table[key] = units
+        object.__setattr__(self, "row_bonus_by_rank",
+                           MappingProxyType(dict(sorted(table.items()))))
+
+    def _check_seat_scoring(self) -> None:
+        """``seat_scoring`` as a read-only mapping of seat count -> {field: value}, each a
+        table size the rule set deals to and a field of :data:`SEAT_FIELDS`, keeping only
+        the values that differ from the rule set's own; each table's rule set is made here
+        (so an invalid one fails now) and kept for :meth:`at_seats`."""
+        overrides = {}
+        for n, changes in dict(self.seat_scoring).items():
+            if n not in self.seats:
+                raise ValueError(f"seat_scoring: {n!r} seats is not a table size of the rule "
+                                 f"set ({', '.join(map(str, self.seats))})")
+            unknown = set(changes) - set(SEAT_FIELDS)
+            if unknown:
+                raise ValueError(f"seat_scoring[{n}]: {', '.join(sorted(unknown))} cannot "
+                                 "change with the table size")
+            changed = {name: value for name, value in changes.items()
+                       if _json_ready(value) != _json_ready(getattr(self, name))}
+            # A hand's special is found before the table is known (solver.automatic_win
+            # takes no table size): which specials there are, and whether they are
+            # declared, is the same at every table; their units and strengths may not be.
+            if ("automatic_wins_declared" in changed or set(changed.get(
+                    "automatic_wins", self.automatic_wins)) != set(self.automatic_wins)):
+                raise ValueError(f"seat_scoring[{n}]: the automatic wins and whether they "
+                                 "are declared are the same at every table size (their "
+                                 "units and strengths may differ)")
+            if changed:
+                overrides[n] = changed
+        plain = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        plain["seat_scoring"] = MappingProxyType({})
+        at_seats = {}
+        if overrides:
+            base = RuleSet(**plain)
+            for n, changed in overrides.items():
+                # The table's own rule set, its fields as that rule set normalised them.
+                at_seats[n] = RuleSet(**{**plain, **changed})
+                overrides[n] = MappingProxyType({name: getattr(at_seats[n], name)
+                                                 for name in changed})
+            at_seats.update({n: base for n in self.seats if n not in overrides})
+        object.__setattr__(self, "seat_scoring", MappingProxyType(dict(sorted(overrides.items()))))
+        object.__setattr__(self, "_at_seats", at_seats)
+
+    def at_seats(self, n: int) -> "RuleSet":
+        """The rule set as it scores a table of ``n`` seats: this one where its scoring
+        is the same at every table size (every shipped rule set), else one without
+        :attr:`seat_scoring`, with the values of table ``n`` (docs/rule-files.md,
+        ``at_N_seats``).  Everything that scores a deal of ``n`` seats uses it.
+
+        >>> rule_set("classic").at_seats(3) is rule_set("classic")
+        True
+        """
+        if not self.seat_scoring:
+            return self
+        if n not in self._at_seats:
+            raise ValueError(f"the {self.name} rule set plays with "
+                             f"{' or '.join(map(str, self.seats))} players, not {n}")
+        return self._at_seats[n]
+
+    def royalty_units(self, row: int, category: str) -> tuple[int, ...]:
+        """A royalty by rank: the units of a row (0 Front, 1 Middle, 2 Back) of
+        ``category`` for each rank, 2 first: its table by rank, else its one number at
+        every rank.
+
+        >>> rule_set("classic:eastern").royalty_units(2, "quads")[-1]
+        4
+        """
+        by_rank = self.row_bonus_by_rank.get(f"{ROWS[row]}.{category}")
+        return by_rank or (self.row_bonus[row][CATEGORY_INDEX[category]],) * N_RANKS
+
+    @property
+    def has_royalties(self) -> bool:
+        """Whether any row of any category (and rank) earns a royalty."""
+        return bool(self.row_bonus_by_rank) or any(any(row) for row in self.row_bonus)
 
     def _check_automatic_wins(self) -> None:
         unknown = set(self.automatic_wins) - set(AUTOMATIC_WINS)
@@ -399,16 +547,26 @@ class RuleSet:
             parts.append(f"+{self.home_run_units} a home run{home}")
         if self.home_run_multiplier > 1:
             parts.append(f"x{self.home_run_multiplier} a home run{home}")
-        if any(any(row) for row in self.row_bonus):
-            how = (["paid whenever the row is made"] if self.bonus_paid == PAID_ROW_MADE
-                   else []) + (["multiplied with the row's points"] if self.bonus_multiplied
-                               else [])
+        multiplied = [what for what, flag in (("the majority", self.majority_multiplied),
+                                              ("the scoop units", self.scoop_multiplied))
+                      if flag]
+        if multiplied and max(self.shot_multiplier, self.home_run_multiplier) > 1:
+            parts.append(f"{' and '.join(multiplied)} multiplied too")
+        if self.has_royalties:
+            how = (["some by rank"] if self.row_bonus_by_rank else []) + (
+                ["paid whenever the row is made"] if self.bonus_paid == PAID_ROW_MADE
+                else []) + (["multiplied with the row's points"] if self.bonus_multiplied
+                            else [])
             parts.append("royalties" + (" instead of the row's points"
                                         if self.bonus_mode == BONUS_REPLACE else "")
                          + (f" ({'; '.join(how)})" if how else ""))
         fouls = " and ".join(([f"pays {self.foul_penalty}"] if self.foul_penalty else [])
                              + (["loses every row"] if self.foul_loses_rows else []))
         parts.append(f"a foul {fouls or 'cannot be played'}")
+        if self.loss_cap_per_pair:
+            parts.append(f"a player pays another at most {self.loss_cap_per_pair} a deal")
+        if self.loss_cap_per_deal:
+            parts.append(f"a player loses at most {self.loss_cap_per_deal} a deal")
         if self.automatic_wins:
             # (Declared, as in classic, is the default and goes without saying.)
             how = ([] if self.automatic_wins_declared else ["counted without declaring"]) + (
@@ -416,6 +574,9 @@ class RuleSet:
             parts.append(f"{len(self.automatic_wins)} automatic win"
                          f"{'s' if len(self.automatic_wins) > 1 else ''}"
                          + (f" ({'; '.join(how)})" if how else ""))
+        if self.seat_scoring:
+            parts.append("scored otherwise at "
+                         + " and ".join(str(n) for n in self.seat_scoring) + " seats")
         return f"{deck}, {self.cards_dealt} each{kept} to {seats} seats; " + ", ".join(parts)
 
     def __reduce__(self):
@@ -423,14 +584,16 @@ class RuleSet:
         fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         mappings = [name for name, v in fields.items() if isinstance(v, Mapping)]
         for name in mappings:
-            fields[name] = dict(fields[name])
+            fields[name] = _plain_mappings(fields[name])
         return _unpickle_rule_set, (fields, mappings)
 
 
 # Fields added after digests were first given out (caches on users' disks are named by
 # them): left out of the digest while at their default, so a rule set that does not use
 # them keeps the digest it had before they existed.
-DIGEST_OMITS_AT_DEFAULT = ("automatic_wins_declared", "automatic_win_strength")
+DIGEST_OMITS_AT_DEFAULT = ("automatic_wins_declared", "automatic_win_strength",
+                           "majority_multiplied", "scoop_multiplied", "loss_cap_per_pair",
+                           "loss_cap_per_deal", "row_bonus_by_rank", "seat_scoring")
 _FIELD_DEFAULTS = {f.name: (f.default_factory() if f.default_factory is not dataclasses.MISSING
                             else f.default)
                    for f in dataclasses.fields(RuleSet)}
@@ -446,6 +609,13 @@ def _json_ready(value):
     return value
 
 
+def _plain_mappings(value):
+    """``value`` with every mapping in it a plain dict (read-only mappings do not pickle)."""
+    if isinstance(value, Mapping):
+        return {k: _plain_mappings(v) for k, v in value.items()}
+    return value
+
+
 def _unpickle_rule_set(fields: dict, mappings=("automatic_wins",)) -> "RuleSet":
     for name in mappings:
         fields[name] = MappingProxyType(fields[name])
@@ -457,6 +627,9 @@ def kernel_scheme(rs: RuleSet) -> int:
     a specialised one (``SCHEME_SCOOP`` ... ``SCHEME_MANDARIN``) where the fields are a
     combination it was written for, else ``SCHEME_GENERAL``.  Each test below lists
     every field its kernel ignores as being at the value that makes ignoring it exact."""
+    if (rs.row_bonus_by_rank or rs.majority_multiplied or rs.scoop_multiplied
+            or rs.loss_cap_per_pair or rs.loss_cap_per_deal):
+        return SCHEME_GENERAL              # (only the general scheme reads these)
     no_bonus = not any(any(row) for row in rs.row_bonus)
     plain_bonus = (rs.bonus_paid == PAID_ROW_WON and not rs.bonus_multiplied)
     foul_penalty_only = rs.foul_penalty > 0 and not rs.foul_loses_rows
@@ -526,6 +699,12 @@ def front_premise_failure(rs: RuleSet) -> "Premise | None":
     the premise of taking the strongest legal Front.  For the general scoring, what a won
     Front earns must grow under every multiplier (none, a shot's, a home run's), and
     where royalties are paid whenever made, so must they."""
+    if any(key.startswith("front.") for key in rs.row_bonus_by_rank):
+        # Royalties by rank (only the general scoring has them): Fronts compared rank by
+        # rank as well as category by category.
+        fall = front_earnings_fall(rs)
+        return None if fall is None else Premise(f"royalties.{fall[0]}",
+                                                 _royalty_value(rs, fall[0]), fall[1])
     possible = _front_categories(rs)
     royalty = {c: rs.row_bonus[0][CATEGORY_INDEX[c]] for c in possible}
     if rs.scheme == SCHEME_GENERAL:
@@ -557,6 +736,100 @@ def front_premise_failure(rs: RuleSet) -> "Premise | None":
     return None
 
 
+def front_earnings_fall(rules: RuleSet) -> "tuple[str, str] | None":
+    """Where a stronger Front would earn less than a weaker one when it wins under the
+    general scoring -- under every multiplier (none, a shot's, a home run's), and, where
+    royalties are paid whenever made, by its royalty alone -- as ``("front.CATEGORY",
+    reason)`` naming the stronger Front's category, or None.  The solver's search takes
+    the strongest legal Front of the cards a Middle and Back leave
+    (:func:`solver.search.front_bonus_is_monotone`), which is exact only where none does.
+
+    Fronts are compared in the ladder's order, and within a category by rank (the rank
+    that names the row: its pair, its trips, its top card; :func:`solver.tables.value_rank`),
+    which is their order on the value scale.  Bonus trips of different ranks never meet
+    (a deal has one Bonus rank), so they are not compared with each other."""
+    possible = [c for c in FRONT_CATEGORIES       # (joker trips are three jokers)
+                if (c != "bonus_trips" or rules.cut_card) and (c != "joker_trips"
+                                                               or rules.jokers == 3)]
+    levels = []          # (what, category, [royalty of each rank of the level])
+    for category in possible:
+        units = rules.royalty_units(0, category)
+        if category in ("bonus_trips", "joker_trips"):
+            levels.append((category.replace("_", " "), category,
+                           list(units[:1] if category == "joker_trips" else units)))
+        else:
+            what = {"high_card": "{}-high", "pair": "a pair of {}",
+                    "trips": "trips of {}"}[category]
+            levels += [(what.format(RANK_NAMES[r] if category == "high_card"
+                                    else RANK_PLURALS[r]), category, [u])
+                       for r, u in enumerate(units)]
+
+    def earned(category, royalty, multiplier):
+        if rules.bonus_mode == BONUS_REPLACE and royalty:
+            points = 0
+        elif category == "trips" and rules.front_trips_points:
+            points = rules.front_trips_points
+        else:
+            points = rules.row_points[0]
+        return points * multiplier + royalty * (multiplier if rules.bonus_multiplied else 1)
+
+    ways = [lambda c, u, m=m: earned(c, u, m)
+            for m in sorted({1, rules.shot_multiplier, rules.home_run_multiplier})]
+    if rules.bonus_paid == PAID_ROW_MADE:
+        ways.append(lambda c, u: u)
+    for way in ways:
+        for (low, low_cat, low_units), (high, high_cat, high_units) in zip(levels, levels[1:]):
+            most = max(way(low_cat, u) for u in low_units)
+            least = min(way(high_cat, u) for u in high_units)
+            if least < most:
+                return (f"front.{high_cat}",
+                        f"a stronger Front would earn less: {high} {least}, {low} {most} "
+                        f"(the solver takes the strongest legal Front, so what a Front "
+                        f"earns must never fall as it gets stronger)")
+    return None
+
+
+def royalty_below_points(rules: RuleSet) -> "tuple[str, str] | None":
+    """A royalty replacing a won row's points (``bonus_mode`` "replace") that is worth
+    less than those points (times the largest multiplier, where royalties are not
+    multiplied), as ``("ROW.CATEGORY", reason)``, or None: winning the row with a
+    stronger hand could then score less, which the search's pruning assumes never
+    happens (:func:`solver.search.dominance_failure`)."""
+    if rules.bonus_mode != BONUS_REPLACE:
+        return None
+    most = 1 if rules.bonus_multiplied else max(rules.shot_multiplier,
+                                                rules.home_run_multiplier)
+    for r, row in enumerate(ROWS):
+        points = max(rules.row_points[r], rules.front_trips_points if r == 0 else 0)
+        for category in CATEGORIES:
+            units = rules.royalty_units(r, category)
+            low = [u for u in units if 0 < u < points * most]
+            if low:
+                return (f"{row}.{category}",
+                        f"a {row.title()} royalty worth less than the row points it replaces: "
+                        f"{min(low)}, where the row scores {points * most} (a stronger row "
+                        f"would score less than a weaker one, which the solver's search "
+                        f"cannot allow)")
+    return None
+
+
+def deal_cap_failure(rules: RuleSet) -> "str | None":
+    """Why a loss cap per deal would make the search's pruning inexact under ``rules``,
+    or None.  Under the cap a seat pays the seats it lost to within its cap, largest debt
+    first; a stronger row of ours changes only our own pairs, and then never lowers our
+    result.  But a home run also changes its maker's pairs with the others: where
+    royalties are paid whenever made, a seat can scoop everyone and still owe some of
+    them (their royalties), and our stronger row, ending its home run, raises what it owes
+    a seat ahead of us in its order of debts and lowers what it collects -- and so what
+    it pays us (docs/rules.md#loss-caps, tests/test_house_rules.py has such a deal)."""
+    if (rules.loss_cap_per_deal and rules.bonus_paid == PAID_ROW_MADE
+            and (rules.home_run_units or rules.home_run_multiplier != rules.shot_multiplier)
+            and rules.home_run_min_seats <= max(rules.seats)):
+        return ("a loss cap per deal with royalties paid whenever made and home runs that "
+                "change the units: a stronger row could score less")
+    return None
+
+
 # The file key (its dotted path; solver.rule_file.KEYS) that sets each RuleSet field, so
 # that a message about a file names the key it wrote, never the field.
 FIELD_KEYS: Mapping[str, str] = MappingProxyType({
@@ -574,6 +847,11 @@ FIELD_KEYS: Mapping[str, str] = MappingProxyType({
     "foul_loses_rows": "fouls.rule", "automatic_wins": "automatic_wins",
     "automatic_wins_declared": "automatic_wins.declared",
     "automatic_win_strength": "automatic_wins.strength",
+    "majority_multiplied": "scoring.majority_multiplied",
+    "scoop_multiplied": "scoring.scoop_multiplied",
+    "loss_cap_per_pair": "scoring.loss_cap_per_pair",
+    "loss_cap_per_deal": "scoring.loss_cap_per_deal", "row_bonus_by_rank": "royalties",
+    "seat_scoring": "at_N_seats.SECTION.KEY",
 })
 
 # The fields that count units (never negative, for the search's premise).
@@ -618,7 +896,24 @@ def dominance_premise_failure(rs: RuleSet) -> "Premise | None":
                         + f"): a stronger row would score less than a weaker one, which "
                           f"the solver's search cannot allow; make it at least "
                           f"{points * most}")
+    below = royalty_below_points(rs)           # (royalties by rank: those above are not)
+    if below is not None:
+        return Premise(f"royalties.{below[0]}", _royalty_value(rs, below[0]), below[1])
+    failure = deal_cap_failure(rs)
+    if failure is not None:
+        return Premise("scoring.loss_cap_per_deal", rs.loss_cap_per_deal,
+                       failure + " (the solver prunes by strength; pay royalties when the "
+                       "row wins, or leave home runs out)")
     return None
+
+
+def _royalty_value(rs: RuleSet, key: str):
+    """The royalty ``key`` ("ROW.CATEGORY") as the file writes it: its table by rank, or
+    its number (NO_VALUE: none)."""
+    if key in rs.row_bonus_by_rank:
+        return _rank_table(rs.row_bonus_by_rank[key])
+    row, _, category = key.partition(".")
+    return rs.row_bonus[ROWS.index(row)][CATEGORY_INDEX[category]] or NO_VALUE
 
 
 def _home_run_pays_less_than_a_shot(rs) -> bool:
@@ -640,7 +935,80 @@ FOUL_RULES = (FOUL_PENALTY, FOUL_LOSES_ROWS, FOUL_NOT_ALLOWED)
 
 def _rule_set_from_dict(data: Mapping, source: str = "", default_name: "str | None" = None
                         ) -> RuleSet:
-    """The rule set a file's tables describe (see :meth:`RuleSet.from_dict`)."""
+    """The rule set a file's tables describe (see :meth:`RuleSet.from_dict`): its own
+    tables, then each ``at_N_seats`` table read as the file with that table's keys in
+    place of its own (so each is checked as a whole file is), kept as the fields it
+    changes (:attr:`RuleSet.seat_scoring`)."""
+    if not isinstance(data, Mapping):
+        raise RuleFileError(source, "", NO_VALUE, f"a rule set is a table of keys, not "
+                                                  f"{shown_value(data)}")
+    own = {key: value for key, value in data.items() if seat_table(key) is None}
+    rs = _rule_set_of_tables(own, source, default_name)
+    seat_scoring = {}
+    for key, table in data.items():
+        n = seat_table(key)
+        if n is None:
+            continue
+        if n not in rs.seats:
+            raise RuleFileError(source, key, NO_VALUE,
+                                f"the rule set deals to {' or '.join(map(str, rs.seats))} "
+                                f"seats, not {n}")
+        if not isinstance(table, Mapping):
+            raise RuleFileError(source, key, table,
+                                f"must be tables ([{key}.scoring] and so on)")
+        for section, entries in table.items():
+            if section not in SEAT_SECTIONS:
+                raise RuleFileError(source, f"{key}.{section}", NO_VALUE,
+                                    f"only {', '.join(SEAT_SECTIONS)} can change with the "
+                                    f"table size{nearest(section, SEAT_SECTIONS)}")
+            if not isinstance(entries, Mapping):
+                raise RuleFileError(source, f"{key}.{section}", entries,
+                                    f"must be a table ([{key}.{section}])")
+        try:
+            at_n = _rule_set_of_tables(_with_table(own, table), source, default_name)
+        except RuleFileError as e:
+            raise RuleFileError(source, f"{key}.{e.key}" if e.key else key, e.value,
+                                e.reason) from None
+        if (set(at_n.automatic_wins) != set(rs.automatic_wins)
+                or at_n.automatic_wins_declared != rs.automatic_wins_declared):
+            raise RuleFileError(source, f"{key}.automatic_wins", NO_VALUE,
+                                "which automatic wins there are, and whether they are "
+                                "declared, is the same at every table size (their units "
+                                "and strengths may differ)")
+        seat_scoring[n] = {name: getattr(at_n, name) for name in SEAT_FIELDS}
+    if not seat_scoring:
+        return rs
+    try:
+        return dataclasses.replace(rs, seat_scoring=seat_scoring)
+    except ValueError as e:      # (every table was read as a whole file: not expected)
+        raise RuleFileError(source, "", NO_VALUE, in_file_words(str(e))) from None
+
+
+def _with_table(own: Mapping, table: Mapping) -> dict:
+    """A file's tables with the keys of one ``at_N_seats`` table in place of its own: a
+    key replaces the file's; a table of tables (``royalties.front``,
+    ``automatic_wins.strength``) replaces its entries one by one, and a royalty of 0
+    there removes the file's (a file's own royalty is never 0: a category left out has
+    none)."""
+    merged = {key: dict(value) if isinstance(value, Mapping) else value
+              for key, value in own.items()}
+    for section, entries in table.items():
+        target = merged.setdefault(section, {})
+        if not isinstance(target, dict):
+            continue                      # (the file's own section is refused as it is read)
+        for key, value in entries.items():
+            if isinstance(value, Mapping) and isinstance(target.get(key), Mapping):
+                target[key] = {**target[key], **value}
+            else:
+                target[key] = value
+            if section == "royalties" and isinstance(target[key], Mapping):
+                target[key] = {category: units for category, units in target[key].items()
+                               if not (type(units) is int and units == 0)}
+    return merged
+
+
+def _rule_set_of_tables(data: Mapping, source: str, default_name: "str | None") -> RuleSet:
+    """The rule set of a file's own tables (no ``at_N_seats``)."""
     reader = _FileReader(data, source)
     name = reader.string("", "name", default_name)
     if not name:
@@ -667,6 +1035,10 @@ def _rule_set_from_dict(data: Mapping, source: str = "", default_name: "str | No
         scoop_units=reader.integer("scoring", "scoop_units", 0),
         shot_multiplier=reader.integer("scoring", "shot_multiplier", 1),
         home_run_units=reader.integer("scoring", "home_run_units", 0),
+        majority_multiplied=reader.boolean("scoring", "majority_multiplied", False),
+        scoop_multiplied=reader.boolean("scoring", "scoop_multiplied", False),
+        loss_cap_per_pair=reader.integer("scoring", "loss_cap_per_pair", 0),
+        loss_cap_per_deal=reader.integer("scoring", "loss_cap_per_deal", 0),
     )
     # Unsaid, a home run multiplies as a shot does (it is a shot against everyone).
     scoring.update(
@@ -693,16 +1065,18 @@ def _rule_set_from_dict(data: Mapping, source: str = "", default_name: "str | No
     royalties = dict(bonus_mode=reader.choice("royalties", "mode", BONUS_ADD, BONUS_MODES),
                      bonus_paid=reader.choice("royalties", "paid", PAID_ROW_WON, BONUS_PAID),
                      bonus_multiplied=reader.boolean("royalties", "multiplied", False))
-    royalty_units = {}
+    royalty_units, by_rank = {}, {}
     for row in ROWS:
-        for category, units in reader.units("royalties", row, CATEGORIES,
-                                            "ROW.CATEGORY").items():
+        for category, units in reader.royalties(row).items():
             if (category not in FRONT_CATEGORIES if row == "front"
                     else category == "joker_trips"):
                 raise RuleFileError(source, f"royalties.{row}.{category}", units,
                                     f"a {row.title()} of {ROW_SIZES[ROWS.index(row)]} cards is "
                                     f"never {category}")
-            royalty_units[row, category] = units
+            if isinstance(units, tuple):
+                by_rank[f"{row}.{category}"] = units
+            else:
+                royalty_units[row, category] = units
     row_bonus = _bonus_table(royalty_units)
 
     rule = reader.choice("fouls", "rule", FOUL_NOT_ALLOWED, FOUL_RULES)
@@ -710,9 +1084,10 @@ def _rule_set_from_dict(data: Mapping, source: str = "", default_name: "str | No
     if rule == FOUL_PENALTY and penalty == 0:
         raise RuleFileError(source, "fouls.penalty", penalty,
                             'rule = "penalty" needs a penalty of at least 1 unit')
-    if rule != FOUL_PENALTY and penalty:
+    if rule == FOUL_NOT_ALLOWED and penalty:
         raise RuleFileError(source, "fouls.penalty", penalty,
-                            f'a penalty is paid only with rule = "penalty", not {rule!r}')
+                            'a fouled hand that cannot be played pays no penalty (rule = '
+                            '"penalty", or "loses_rows" to lose every row and pay it too)')
 
     automatic_wins = reader.units("automatic_wins", None, AUTOMATIC_WINS, "NAME",
                                   skip=AUTOMATIC_WIN_SETTINGS)
@@ -731,6 +1106,7 @@ def _rule_set_from_dict(data: Mapping, source: str = "", default_name: "str | No
         rs = RuleSet(name=name, spade_copies=spade_copies, jokers=jokers, cut_card=cut_card,
                      cards_dealt=cards, seats=seats, deal_all_unseen=deal_all_unseen,
                      row_points=row_points, **scoring, row_bonus=row_bonus, **royalties,
+                     row_bonus_by_rank=by_rank,
                      foul_penalty=penalty, foul_loses_rows=rule == FOUL_LOSES_ROWS,
                      automatic_wins=MappingProxyType(automatic_wins),
                      automatic_wins_declared=declared,
@@ -862,7 +1238,8 @@ class _FileReader:
             self.fail(section, key, value, "must be a whole number")
         if not low <= value <= high:
             extra = ("; a category left out has no royalty" if entry == "ROW.CATEGORY"
-                     and value == 0 else "")
+                     and value == 0 else "; a rank left out has no royalty"
+                     if entry == "ROW.CATEGORY.RANK" and value == 0 else "")
             self.fail(section, key, value, f"must be from {low} to {high}{extra}")
         return value
 
@@ -906,6 +1283,43 @@ class _FileReader:
                       + f" need {needed} cards; the deck has {deck_size}")
         return tuple(sorted(value))
 
+    def royalties(self, row: str) -> "dict[str, int | tuple[int, ...]]":
+        """The table ``royalties.ROW``: category -> units, or -> 13 units (rank 2 first)
+        where the file gives a table of ranks."""
+        key = f"royalties.{row}"
+        entries = self.data.get("royalties", {}).get(row, {})
+        if not isinstance(entries, Mapping):
+            raise RuleFileError(self.source, key, entries,
+                                "must be a table of high_card, pair, two_pair, ... = units")
+        out: "dict[str, int | tuple[int, ...]]" = {}
+        for category, units in entries.items():
+            if category not in CATEGORIES:
+                raise RuleFileError(self.source, f"{key}.{category}", units,
+                                    f"unknown name{nearest(category, CATEGORIES)}")
+            if not isinstance(units, Mapping):
+                out[category] = self.integer(key, category, None, entry="ROW.CATEGORY",
+                                             value=units)
+                continue
+            if category == "joker_trips":
+                raise RuleFileError(self.source, f"{key}.{category}", units,
+                                    "joker trips have no rank: give one number")
+            table = [0] * N_RANKS
+            given: dict[int, str] = {}
+            for rank, value in units.items():
+                index = rank_index(str(rank))
+                if index is None:
+                    raise RuleFileError(self.source, f"{key}.{category}.{rank}", value,
+                                        "unknown rank (ranks: " + ", ".join(RANK_NAMES) + ")")
+                if index in given:
+                    raise RuleFileError(self.source, f"{key}.{category}.{rank}", value,
+                                        f"rank {RANK_NAMES[index]} given twice "
+                                        f"(also as {given[index]!r})")
+                given[index] = str(rank)
+                table[index] = self.integer(f"{key}.{category}", str(rank), None,
+                                            entry="ROW.CATEGORY.RANK", value=value)
+            out[category] = tuple(table)
+        return out
+
     def units(self, section: str, table: "str | None", valid, entry: str,
               skip=()) -> dict[str, int]:
         """The table ``section.table`` (``table`` None: the section itself, but for its
@@ -929,21 +1343,75 @@ class _FileReader:
 
 
 def _rule_set_to_dict(rs: RuleSet) -> dict:
-    """The file's tables for ``rs`` (see :meth:`RuleSet.to_dict`)."""
-    if rs.foul_penalty and rs.foul_loses_rows:
-        raise ValueError(f"the {rs.name} rule set both charges a foul penalty and makes a "
-                         "foul lose every row; a rule-set file says one or the other")
+    """The file's tables for ``rs`` (see :meth:`RuleSet.to_dict`): its own, then an
+    ``at_N_seats`` table of the keys each table size changes."""
+    if not rs.seat_scoring:
+        return _own_tables(rs)
+    own = _own_tables(dataclasses.replace(rs, seat_scoring={}))
+    for n in rs.seat_scoring:
+        table = _changed_keys(own, _own_tables(rs.at_seats(n)), rs, n)
+        if table:
+            own[f"at_{n}_seats"] = table
+    return own
+
+
+def _changed_keys(own: dict, at_n: dict, rs: RuleSet, n: int) -> dict:
+    """The keys of the sections a table size may change whose values differ between a
+    file's own tables and those of the table of ``n`` seats."""
+    table: dict = {}
+    for section in SEAT_SECTIONS:
+        mine, theirs = own[section], at_n[section]
+        changed = {}
+        for key in dict.fromkeys([*mine, *theirs]):
+            a, b = mine.get(key), theirs.get(key)
+            if isinstance(a, dict) and not isinstance(a, InlineTable) or \
+                    isinstance(b, dict) and not isinstance(b, InlineTable):
+                a, b = a or {}, b or {}
+                inner = {k: b.get(k, 0) for k in dict.fromkeys([*a, *b]) if a.get(k) != b.get(k)}
+                if any(v == 0 for v in inner.values()) and section == "automatic_wins":
+                    raise ValueError(f"the {rs.name} rule set has other automatic-win "
+                                     f"strengths at {n} seats than a file can say")
+                if inner:
+                    changed[key] = inner
+            elif a != b:
+                if b is None:
+                    if section != "royalties":
+                        raise ValueError(f"the {rs.name} rule set drops {section}.{key} at "
+                                         f"{n} seats; a rule-set file cannot say that")
+                    b = 0
+                changed[key] = b
+        if changed:
+            table[section] = changed
+    return table
+
+
+def _rank_table(units: "tuple[int, ...]") -> InlineTable:
+    """A royalty by rank as a file writes it: ``{ 6 = 1, 7 = 2, ... }``, ranks paying 0
+    left out."""
+    return InlineTable((RANK_NAMES[i], u) for i, u in enumerate(units) if u)
+
+
+def _own_tables(rs: RuleSet) -> dict:
+    """The tables of a rule set scored alike at every table size."""
     if _home_run_pays_less_than_a_shot(rs):
         raise ValueError(f"the {rs.name} rule set has a home run multiplying less than a "
                          "shot; a rule-set file refuses that")
+    if rs.foul_penalty and not rs.foul_loses_rows:
+        rule = FOUL_PENALTY
+    else:
+        rule = FOUL_LOSES_ROWS if rs.foul_loses_rows else FOUL_NOT_ALLOWED
     royalties: dict = dict(mode=rs.bonus_mode, paid=rs.bonus_paid,
                            multiplied=rs.bonus_multiplied)
-    for row, units in zip(ROWS, rs.row_bonus):
-        entries = {category: u for category, u in zip(CATEGORIES, units) if u}
+    for r, (row, units) in enumerate(zip(ROWS, rs.row_bonus)):
+        entries = {}
+        for category, u in zip(CATEGORIES, units):
+            by_rank = rs.row_bonus_by_rank.get(f"{row}.{category}")
+            if by_rank:
+                entries[category] = _rank_table(by_rank)
+            elif u:
+                entries[category] = u
         if entries:
             royalties[row] = entries
-    rule = (FOUL_PENALTY if rs.foul_penalty else
-            FOUL_LOSES_ROWS if rs.foul_loses_rows else FOUL_NOT_ALLOWED)
     return {
         "name": rs.name,
         "deck": dict(extra_spades=rs.spade_copies == 2, jokers=rs.jokers,
@@ -956,7 +1424,11 @@ def _rule_set_to_dict(rs: RuleSet) -> dict:
                         scoop_units=rs.scoop_units, shot_multiplier=rs.shot_multiplier,
                         home_run_units=rs.home_run_units,
                         home_run_multiplier=rs.home_run_multiplier,
-                        home_run_min_seats=rs.home_run_min_seats),
+                        home_run_min_seats=rs.home_run_min_seats,
+                        majority_multiplied=rs.majority_multiplied,
+                        scoop_multiplied=rs.scoop_multiplied,
+                        loss_cap_per_pair=rs.loss_cap_per_pair,
+                        loss_cap_per_deal=rs.loss_cap_per_deal),
         "royalties": royalties,
         "fouls": dict(rule=rule, penalty=rs.foul_penalty),
         "automatic_wins": _automatic_wins_table(rs),

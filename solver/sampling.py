@@ -91,6 +91,7 @@ def prepare_hand(cards: CardsLike, rules, cut, players, *, with_tables: bool = T
     if n_seats not in rs.seats:
         raise ValueError(f"players={n_seats}: the {rs.name} rule set plays with "
                          f"{' or '.join(map(str, rs.seats))} players")
+    rs = rs.at_seats(n_seats)               # (its scoring at this table size)
     cut_name = card_name(cut_codes[0]) if cut_codes else None     # (either copy's name)
     return Hand(rs, tables, own, cut, cut_codes, n_seats, cut_name, rank)
 

@@ -23,11 +23,11 @@ import numpy as np
 
 from ._jit import in_ranges, njit, runnable
 from .rule_file import MULTIPLIER, UNITS
-from .rules import (AUTOMATIC_WINS, BONUS_REPLACE, CATEGORIES, CATEGORY_INDEX, PAID_ROW_MADE,
-                    SCHEME_EASTERN,
+from .rules import (AUTOMATIC_WINS, BONUS_REPLACE, CATEGORIES, CATEGORY_INDEX, N_RANKS,
+                    PAID_ROW_MADE, ROWS, SCHEME_EASTERN,
                     SCHEME_GENERAL, SCHEME_MANDARIN, SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN,
                     SCOOP_NO_ROW_LOST, RuleSet)
-from .tables import CATEGORY_SHIFT
+from .tables import CATEGORY_SHIFT, PAIRED_FLUSH_RANK_DIGIT_SHIFT, RANK_DIGIT_SHIFT
 
 # home_run_bits gives each seat a byte of the int64 (seat a's bit against seat b is
 # HOME_RUN_STRIDE * a + b): with a stride of 4, five seats' bits overlapped (seat 0 against
@@ -62,12 +62,21 @@ P_BONUS_WHEN_MADE = P_ROW_POINTS + 7          # 1: a royalty is paid whenever ma
 P_BONUS_MULTIPLIED = P_ROW_POINTS + 8         # 1: multipliers apply to royalties too
 P_FOULS_SCORED = P_ROW_POINTS + 9             # 1: a fouled hand is scored (else unplayable)
 P_FOUL_LOSES_ROWS = P_ROW_POINTS + 10
+P_MAJORITY_MULTIPLIED = P_ROW_POINTS + 11     # 1: multipliers apply to the majority too
+P_SCOOP_MULTIPLIED = P_ROW_POINTS + 12        # 1: multipliers apply to scoop_units too
+P_PAIR_CAP = P_ROW_POINTS + 13                # loss_cap_per_pair (0: none)
+P_DEAL_CAP = P_ROW_POINTS + 14                # loss_cap_per_deal (0: none)
 # Then the special hands, each N_AUTO_CODES long, indexed by code (code 0: no special, 0
 # units, strength 0): units, strength, and the rule set's codes strongest first (0-ended).
-P_AUTO_UNITS = P_ROW_POINTS + 11
+P_AUTO_UNITS = P_ROW_POINTS + 15
 P_AUTO_STRENGTH = P_AUTO_UNITS + N_AUTO_CODES
 P_AUTO_ORDER = P_AUTO_STRENGTH + N_AUTO_CODES
 N_PARAMS = P_AUTO_ORDER + N_AUTO_CODES
+# Then, for royalties by rank (general scheme only), a block of N_RANKS units (rank 2
+# first) for each (row, category) that has one; that category's entry of the bonus table
+# is then -1 - (the block's number), which no royalty is (units are never negative).
+P_RANK_BONUS = N_PARAMS
+PAIRED_FLUSH = CATEGORY_INDEX["paired_flush"]
 
 
 def scoring_params(rules: RuleSet) -> np.ndarray:
@@ -77,15 +86,23 @@ def scoring_params(rules: RuleSet) -> np.ndarray:
     Here, beside the layout it fills, not on :class:`~solver.rules.RuleSet`: the rules
     are plain data below every other module and import none of them.
 
+    Royalties by rank follow, one block a (row, category) (see :data:`P_RANK_BONUS`).  A
+    rule set scored otherwise at some table sizes has no parameters of its own: those of
+    ``rules.at_seats(n)`` score a table of ``n`` seats.
+
     A rule set whose units could overflow the kernels (:func:`deal_units_bound` above
     :data:`DEAL_UNITS_LIMIT`, possible only for a :class:`~solver.rules.RuleSet` made in
-    Python: a file's ranges keep it far below) is a ``ValueError`` here, before any
-    kernel runs, rather than a silent wrong answer.
+    Python: a file's ranges keep it below) is a ``ValueError`` here, before any kernel
+    runs, rather than a silent wrong answer.
 
     >>> from solver import rule_set
     >>> int(scoring_params(rule_set("joker"))[P_HOME_RUN])
     3
     """
+    if rules.seat_scoring:
+        raise ValueError(f"the {rules.name} rule set scores otherwise at "
+                         f"{' and '.join(map(str, rules.seat_scoring))} seats: score a table "
+                         f"with the rule set's at_seats(n)")
     bound = deal_units_bound(rules)
     if bound > DEAL_UNITS_LIMIT:
         raise ValueError(f"the {rules.name} rule set's units are too large for the solver: "
@@ -93,7 +110,7 @@ def scoring_params(rules: RuleSet) -> np.ndarray:
                          f"the {DEAL_UNITS_LIMIT:,} its kernels keep exact (a rule-set file "
                          f"keeps every count of units within {UNITS[0]}-{UNITS[1]} and every "
                          f"multiplier within {MULTIPLIER[0]}-{MULTIPLIER[1]})")
-    p = np.zeros(N_PARAMS, np.int64)
+    p = np.zeros(N_PARAMS + N_RANKS * len(rules.row_bonus_by_rank), np.int64)
     p[P_SCHEME] = rules.scheme
     p[P_SCOOP] = rules.scoop_units
     p[P_HOME_RUN] = rules.home_run_units
@@ -114,6 +131,14 @@ def scoring_params(rules: RuleSet) -> np.ndarray:
     p[P_BONUS_MULTIPLIED] = rules.bonus_multiplied
     p[P_FOULS_SCORED] = fouls_playable(rules)
     p[P_FOUL_LOSES_ROWS] = rules.foul_loses_rows
+    p[P_MAJORITY_MULTIPLIED] = rules.majority_multiplied
+    p[P_SCOOP_MULTIPLIED] = rules.scoop_multiplied
+    p[P_PAIR_CAP] = rules.loss_cap_per_pair
+    p[P_DEAL_CAP] = rules.loss_cap_per_deal
+    for block, (key, units) in enumerate(rules.row_bonus_by_rank.items()):
+        row, _, category = key.partition(".")
+        p[P_BONUS + ROWS.index(row) * N_CATEGORIES + CATEGORY_INDEX[category]] = -1 - block
+        p[P_RANK_BONUS + N_RANKS * block:P_RANK_BONUS + N_RANKS * (block + 1)] = units
     strength = rules.automatic_win_strengths()
     for i, name in enumerate(rules.automatic_win_order()):
         code = 1 + AUTOMATIC_WINS.index(name)
@@ -139,9 +164,10 @@ DEAL_UNITS_LIMIT = 1 << 19
 def deal_units_bound(rules: RuleSet) -> int:
     """At least the units any seat can win or pay in one deal of ``rules`` at its
     largest table (every scheme; any RuleSet, negative counts included): each other
-    seat pays it at most every row's points and royalty, times the largest multiplier,
-    plus the foul penalty, the scoop and majority units and a home run's, or the largest
-    automatic win and a home run's units.
+    seat pays it at most every row's points and royalty (its largest by rank, where it is
+    by rank), times the largest multiplier, plus the foul penalty, the scoop and majority
+    units (times that multiplier too, where they are multiplied) and a home run's, or the
+    largest automatic win and a home run's units.  A loss cap only lowers a payment.
 
     >>> from solver import rule_set
     >>> deal_units_bound(rule_set("classic"))       # a dragon's 13 from each of three
@@ -149,17 +175,19 @@ def deal_units_bound(rules: RuleSet) -> int:
     """
     counts = (*rules.row_points, rules.front_trips_points, rules.majority_bonus,
               rules.scoop_units, rules.home_run_units, rules.foul_penalty,
-              *(u for row in rules.row_bonus for u in row))
+              *(u for row in rules.row_bonus for u in row),
+              *(u for units in rules.row_bonus_by_rank.values() for u in units))
     points = max(abs(x) for x in (*rules.row_points, rules.front_trips_points))
-    royalty = max(abs(u) for row in rules.row_bonus for u in row)
+    royalty = max(abs(u) for u in counts[len(rules.row_points) + 5:])
     multiplier = max(1, abs(rules.shot_multiplier), abs(rules.home_run_multiplier))
     side = 3 * (points + royalty) * multiplier        # what one side's rows pay
     # Both sides of a pair pay for their rows; with no negative count one side's payment
     # is between 0 and side, so the difference is too.
     sides = side if min(counts) >= 0 else 2 * side
     extras = abs(rules.home_run_units)
-    pair = (sides + abs(rules.foul_penalty) + abs(rules.scoop_units)
-            + abs(rules.majority_bonus) + extras)
+    scoop = abs(rules.scoop_units) * (multiplier if rules.scoop_multiplied else 1)
+    majority = abs(rules.majority_bonus) * (multiplier if rules.majority_multiplied else 1)
+    pair = sides + abs(rules.foul_penalty) + scoop + majority + extras
     special = max((abs(u) for u in rules.automatic_wins.values()), default=0) + extras
     return (max(rules.seats) - 1) * max(pair, special)
 
@@ -178,7 +206,7 @@ def fouls_playable(rules: RuleSet) -> bool:
 def auto_order(params: np.ndarray) -> np.ndarray:
     """The rule set's special-hand codes, strongest first, then zeros (a view of
     ``params``): what :func:`solver.autowin.best_kind` looks for, in that order."""
-    return params[P_AUTO_ORDER:N_PARAMS]
+    return params[P_AUTO_ORDER:P_AUTO_ORDER + N_AUTO_CODES]
 
 
 def pack_flags(fouled, auto) -> tuple[int, int]:
@@ -200,9 +228,32 @@ def auto_of(auto, s):
 
 
 @njit(inline="always")
-def row_bonus(params, row, value):
-    """Units of the bonus table for a row won with this value (0 if none)."""
+def category_bonus(params, row, value):
+    """Units of the bonus table for a row of this value's category (0 if none): the
+    specialised schemes' royalty, which never depends on a rank."""
     return params[P_BONUS + row * N_CATEGORIES + (value >> CATEGORY_SHIFT)]
+
+
+@njit(inline="always")
+def row_bonus(params, row, value):
+    """The royalty of a row (0 Front, 1 Middle, 2 Back) of this value: its category's,
+    or where the rule set pays that category by rank, its rank's (0 if none)."""
+    units = params[P_BONUS + row * N_CATEGORIES + (value >> CATEGORY_SHIFT)]
+    if units < 0:
+        return _rank_bonus(params, units, value)
+    return units
+
+
+@njit
+def _rank_bonus(params, entry, value):
+    """The royalty of a row by its rank (:func:`solver.tables.value_rank`; joker trips,
+    which have none, are never paid by rank) from the block ``-1 - entry``."""
+    shift = (PAIRED_FLUSH_RANK_DIGIT_SHIFT if (value >> CATEGORY_SHIFT) == PAIRED_FLUSH
+             else RANK_DIGIT_SHIFT)
+    rank = ((value >> shift) & 15) - 1
+    if rank < 0:
+        rank = 0
+    return params[P_RANK_BONUS + (-1 - entry) * N_RANKS + rank]
 
 
 # Notes for the kernels below: chains of Python ``and``/``or`` that produce a value
@@ -285,7 +336,7 @@ def home_run(vals, fouled, auto, n, a, params, scheme):
 @njit
 def _won_row_units(params, row, value):
     """Eastern: a won row scores its bonus instead of 1."""
-    bonus = row_bonus(params, row, value)
+    bonus = category_bonus(params, row, value)
     return bonus if bonus > 0 else 1
 
 
@@ -301,7 +352,7 @@ def _mandarin_side(vals, a, b, multiplier, params):
                 points += params[P_FRONT_TRIPS_POINTS]
             else:
                 points += 1
-            bonus += row_bonus(params, r, vals[a, r])
+            bonus += category_bonus(params, r, vals[a, r])
     return points * multiplier + bonus
 
 
@@ -367,15 +418,26 @@ def general_multiplier(scooped, home_run_, params):
     return 1
 
 
+@njit(inline="always")
+def _times(units, multiplied, multiplier):
+    """``units`` times ``multiplier`` where that item is multiplied (``multiplied`` != 0)."""
+    if multiplied != 0:
+        return units * multiplier
+    return units
+
+
 @njit
 def general_against_foul(vals, a, hr_a, params):
     """Units valid seat a wins from a fouled seat: the foul penalty, and where a foul
     loses every row, every row won with its points and royalties, the majority, the
-    scoop and its multiplier (a shot, or a home run's)."""
+    scoop and its multiplier (a shot, or a home run's; the majority and the scoop units
+    multiplied where the rule set says)."""
     units = params[P_FOUL_PENALTY]
     if params[P_FOUL_LOSES_ROWS] != 0:
-        units += general_side(vals, a, a, True, general_multiplier(True, hr_a, params), params)
-        units += params[P_MAJORITY] + params[P_SCOOP]
+        multiplier = general_multiplier(True, hr_a, params)
+        units += general_side(vals, a, a, True, multiplier, params)
+        units += _times(params[P_MAJORITY], params[P_MAJORITY_MULTIPLIED], multiplier)
+        units += _times(params[P_SCOOP], params[P_SCOOP_MULTIPLIED], multiplier)
     return units
 
 
@@ -401,13 +463,90 @@ def general_pair_score(vals, fouled, auto, a, b, hr_a, hr_b, params):
             losses += 1
     scoop_a = general_scoops(vals, fouled, auto, a, b, params)
     scoop_b = general_scoops(vals, fouled, auto, b, a, params)
-    units = (general_side(vals, a, b, False, general_multiplier(scoop_a, hr_a, params), params)
-             - general_side(vals, b, a, False, general_multiplier(scoop_b, hr_b, params), params))
-    units += params[P_SCOOP] * (int(scoop_a) - int(scoop_b))
+    mult_a = general_multiplier(scoop_a, hr_a, params)
+    mult_b = general_multiplier(scoop_b, hr_b, params)
+    units = (general_side(vals, a, b, False, mult_a, params)
+             - general_side(vals, b, a, False, mult_b, params))
+    if scoop_a:
+        units += _times(params[P_SCOOP], params[P_SCOOP_MULTIPLIED], mult_a)
+    if scoop_b:
+        units -= _times(params[P_SCOOP], params[P_SCOOP_MULTIPLIED], mult_b)
     if wins >= 2:
-        units += params[P_MAJORITY]
+        units += _times(params[P_MAJORITY], params[P_MAJORITY_MULTIPLIED], mult_a)
     if losses >= 2:
-        units -= params[P_MAJORITY]
+        units -= _times(params[P_MAJORITY], params[P_MAJORITY_MULTIPLIED], mult_b)
+    return units
+
+
+@njit(inline="always")
+def general_pair_units(vals, fouled, auto, n, a, b, hr_a, hr_b, params):
+    """Everything seat a wins from seat b under the general scheme, home-run units
+    included, at most ``loss_cap_per_pair`` either way."""
+    units = (pair_score(vals, fouled, auto, n, a, b, hr_a, hr_b, params, SCHEME_GENERAL)
+             + params[P_HOME_RUN] * (int(hr_a) - int(hr_b)))
+    cap = params[P_PAIR_CAP]
+    if cap != 0:
+        if units > cap:
+            return cap
+        if units < -cap:
+            return -cap
+    return units
+
+
+@njit
+def deal_capped_units(vals, fouled, auto, n, a, bits, params, owed, paid):
+    """Seat a's units under a loss cap per deal (docs/rules.md#loss-caps): every pair
+    settled (and capped per pair), then no seat loses more than the cap: a seat pays the
+    seats it lost to at most the cap plus what it collects, its largest debt first (equal
+    debts in seat order from the payer's left: seat x + 1, x + 2, ...).  What a seat
+    collects counts the others' capped payments, so the payments are found by lowering
+    them from the full debts until every seat's cap holds: the largest that do (each
+    pass can only lower them, and units are whole, so it ends).  ``owed``, ``paid``:
+    scratch of at least n x n."""
+    for x in range(n):
+        owed[x, x] = 0
+        hr_x = home_run_of(bits, n, x)
+        for y in range(x + 1, n):
+            units = general_pair_units(vals, fouled, auto, n, x, y, hr_x,
+                                       home_run_of(bits, n, y), params)
+            owed[x, y] = -units if units < 0 else 0
+            owed[y, x] = units if units > 0 else 0
+    for x in range(n):
+        for y in range(n):
+            paid[x, y] = owed[x, y]
+    cap = params[P_DEAL_CAP]
+    changed = True
+    while changed:
+        changed = False
+        for x in range(n):
+            debt = 0
+            collected = 0
+            for y in range(n):
+                debt += owed[x, y]
+                collected += paid[y, x]
+            budget = cap + collected
+            if budget > debt:
+                budget = debt
+            # Pay the debts largest first, equal ones from x's left, within the budget.
+            done = 0                       # bit y: creditor y served
+            while True:
+                best = -1
+                for step in range(1, n):
+                    y = (x + step) % n
+                    if (done >> y) & 1 == 0 and owed[x, y] > 0 and (
+                            best < 0 or owed[x, y] > owed[x, best]):
+                        best = y
+                if best < 0:
+                    break
+                done |= 1 << best
+                pay = owed[x, best] if owed[x, best] < budget else budget
+                budget -= pay
+                if paid[x, best] != pay:
+                    paid[x, best] = pay
+                    changed = True
+    units = 0
+    for y in range(n):
+        units += paid[y, a] - paid[a, y]
     return units
 
 
@@ -429,9 +568,9 @@ def pair_score(vals, fouled, auto, n, a, b, hr_a, hr_b, params, scheme):
         units = params[P_SCOOP] * (int(scoops(vals, a, b)) - int(scoops(vals, b, a)))
         for r in range(3):
             if vals[a, r] > vals[b, r]:
-                units += row_bonus(params, r, vals[a, r])
+                units += category_bonus(params, r, vals[a, r])
             elif vals[a, r] < vals[b, r]:
-                units -= row_bonus(params, r, vals[b, r])
+                units -= category_bonus(params, r, vals[b, r])
         return units
     # Automatic wins (special hands): a declared hand is not compared; of two, the stronger
     # collects its units, equal strengths tie (docs/rules.md#special-hands; classic: a
@@ -497,14 +636,19 @@ def seat_score(vals, fouled, auto, n, a, params, scheme):
     bits = home_run_bits(vals, fouled, auto, n, params, scheme)
     hr_a = home_run_of(bits, n, a)
     total = 0
+    if scheme == SCHEME_GENERAL and params[P_DEAL_CAP] != 0:
+        scratch = np.empty((2, n, n), np.int64)
+        return deal_capped_units(vals, fouled, auto, n, a, bits, params, scratch[0],
+                                 scratch[1])
     for b in range(n):
         if b == a:
             continue
         hr_b = home_run_of(bits, n, b)
+        if scheme == SCHEME_GENERAL:
+            total += general_pair_units(vals, fouled, auto, n, a, b, hr_a, hr_b, params)
+            continue
         total += pair_score(vals, fouled, auto, n, a, b, hr_a, hr_b, params, scheme)
         if scheme == SCHEME_SCOOP:   # a home run: more from each scooped seat
-            total += params[P_HOME_RUN] * (int(hr_a) - int(hr_b))
-        if scheme == SCHEME_GENERAL:
             total += params[P_HOME_RUN] * (int(hr_a) - int(hr_b))
     return total
 
@@ -580,6 +724,8 @@ def score_kernel_for(scheme: int):
         n = n_opp + 1
         me = np.int64(0)       # seat 0
         vals = np.empty((n, 3), np.int32)
+        if scheme == SCHEME_GENERAL:
+            scratch = np.empty((2, n, n), np.int64)     # (for a loss cap per deal)
         for s in range(start, stop):
             fouled, auto = sample_flags(opp_fouled, opp_auto, s)
             fouled |= our_fouled
@@ -597,15 +743,29 @@ def score_kernel_for(scheme: int):
                 bits = home_run_bits(vals, fouled, auto, n, params, scheme)
                 hr_a = home_run_of(bits, n, me)
                 total = 0
+                if scheme == SCHEME_GENERAL and params[P_DEAL_CAP] != 0:
+                    out[k, s] = deal_capped_units(vals, fouled, auto, n, me, bits, params,
+                                                  scratch[0], scratch[1])
+                    continue
                 for b in range(1, n):
                     hr_b = home_run_of(bits, n, b)
+                    if scheme == SCHEME_GENERAL:
+                        total += general_pair_units(vals, fouled, auto, n, me, b, hr_a, hr_b,
+                                                    params)
+                        continue
                     total += pair_score(vals, fouled, auto, n, me, b, hr_a, hr_b, params, scheme)
                     if scheme == SCHEME_SCOOP:
                         total += params[P_HOME_RUN] * (int(hr_a) - int(hr_b))
-                    if scheme == SCHEME_GENERAL:
-                        total += params[P_HOME_RUN] * (int(hr_a) - int(hr_b))
                 out[k, s] = total
     return score_kernel
+
+
+@njit(inline="always")
+def _royalty(params, row, value, general):
+    """The general scheme's royalty (by rank where it says), or a specialised one's."""
+    if general:
+        return row_bonus(params, row, value)
+    return category_bonus(params, row, value)
 
 
 @functools.lru_cache(maxsize=None)
@@ -646,12 +806,12 @@ def describer(scheme: int):
                 for r in range(3):
                     if vals[0, r] > vals[j, r]:
                         rows[3 * r] += 1
-                        bonus += row_bonus(params, r, vals[0, r])
+                        bonus += _royalty(params, r, vals[0, r], general)
                     elif vals[0, r] == vals[j, r]:
                         rows[3 * r + 1] += 1
                     else:
                         rows[3 * r + 2] += 1
-                        bonus -= row_bonus(params, r, vals[j, r])
+                        bonus -= _royalty(params, r, vals[j, r], general)
                     if general and params[P_BONUS_WHEN_MADE] != 0:
                         # Royalties paid whenever made: the rows not won pay too.
                         if vals[0, r] <= vals[j, r]:

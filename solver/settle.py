@@ -16,8 +16,9 @@ from ._checks import is_int
 from .autowin import KIND_NAMES, best_kind, holds_kind, kind_order
 from .cards import to_codes
 from .rows import RowValue, cut_taken, explain_cut, tables_for, _value_of_codes
-from .rules import (BONUS_REPLACE, PAID_ROW_MADE, ROWS, SCHEME_GENERAL, SCHEME_MANDARIN,
-                    SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN, RuleSet, rule_set)
+from .rules import (BONUS_REPLACE, PAID_ROW_MADE, RANK_PLURALS, ROWS, SCHEME_GENERAL,
+                    SCHEME_MANDARIN, SCHEME_ROWS, SCHEME_SCOOP, SCHEME_WESTERN, RuleSet, rule_set)
+from .tables import value_rank
 
 Arrangement = Union[str, Sequence]  # "FRONT / MIDDLE / BACK", or (front, middle, back)
 _ROW_SEPARATOR = re.compile(r"\s*[/|]\s*")
@@ -138,6 +139,7 @@ def _prepare(arrangements, rules, cut, declared):
     if n not in rs.seats:
         raise ValueError(f"the {rs.name} rule set settles {' or '.join(map(str, rs.seats))} "
                          f"seats, not {n}")
+    rs = rs.at_seats(n)                     # (its scoring at this table size)
     tables = tables_for(rs, cut)
     seat_codes = _seat_codes(arrangements, rs, cut_taken(rs, cut))
     vals = np.array([[_value_of_codes(row, tables) for row in seat] for seat in seat_codes],
@@ -206,11 +208,13 @@ def _explain(vals, fouled, auto, a, b, rs: RuleSet, params) -> PairResult:
     items: list[tuple[str, int]] = []
     if auto[a] or auto[b]:
         items.append(("automatic win(s)", units))
+    elif rs.scheme == SCHEME_GENERAL and fouled[a] != fouled[b]:
+        items = _general_items(vals, fouled, fouled_bits, auto_bits, a, b, hr, rs, params)
     elif fouled[a] or fouled[b]:
         items.append(("foul" + (f" by seat {a}" if fouled[a] else "")
                       + (f" by seat {b}" if fouled[b] else ""), units))
     elif rs.scheme == SCHEME_GENERAL:
-        items = _general_items(vals, fouled_bits, auto_bits, a, b, hr, rs, params)
+        items = _general_items(vals, fouled, fouled_bits, auto_bits, a, b, hr, rs, params)
     elif rs.scheme == SCHEME_SCOOP:
         if scoring.scoops(vals, a, b):
             items.append((f"seat {a} scoops", rs.scoop_units))
@@ -239,22 +243,58 @@ def _explain(vals, fouled, auto, a, b, rs: RuleSet, params) -> PairResult:
             shot = rs.scheme == SCHEME_MANDARIN and 3 in (wins, losses)
             items.append((f"rows {wins}-{losses}" + (" (home run)" if hr[a] or hr[b] else
                                                        " (shot)" if shot else ""), units))
+    if rs.scheme == SCHEME_GENERAL:
+        units, caps = _general_caps(vals, fouled_bits, auto_bits, a, b, hr, units, rs, params)
+        items += caps
     return PairResult(a, b, outcome, units, tuple(items))
 
 
-def _general_items(vals, fouled_bits, auto_bits, a, b, hr, rs: RuleSet, params
+def _general_caps(vals, fouled_bits, auto_bits, a, b, hr, units, rs: RuleSet, params
+                  ) -> "tuple[int, list[tuple[str, int]]]":
+    """The pair's units after the loss caps (docs/rules.md#loss-caps), and an item for
+    each cap that changed them."""
+    items = []
+    n = vals.shape[0]
+    capped = int(scoring.general_pair_units(vals, fouled_bits, auto_bits, n, a, b, hr[a],
+                                            hr[b], params))
+    if capped != units:
+        items.append((f"loss cap per pair ({rs.loss_cap_per_pair})", capped - units))
+    if rs.loss_cap_per_deal:
+        scratch = np.zeros((2, n, n), np.int64)
+        bits = scoring.home_run_bits(vals, fouled_bits, auto_bits, n, params, rs.scheme)
+        scoring.deal_capped_units(vals, fouled_bits, auto_bits, n, a, bits, params,
+                                  scratch[0], scratch[1])
+        paid = scratch[1]
+        final = int(paid[b, a] - paid[a, b])
+        if final != capped:
+            payer = a if capped < 0 else b
+            items.append((f"loss cap per deal ({rs.loss_cap_per_deal}): seat {payer} pays "
+                          f"{abs(final)} of {abs(capped)}", final - capped))
+        capped = final
+    return capped, items
+
+
+def _general_items(vals, fouled, fouled_bits, auto_bits, a, b, hr, rs: RuleSet, params
                    ) -> list[tuple[str, int]]:
-    """The general scoring's items for two compared seats: each side's won rows (times
-    its shot or home-run multiplier), its royalties, the scoops, the majority and the
-    home runs (docs/rules.md#house-rules-the-general-scoring)."""
+    """The general scoring's items for seats a and b (at most one of them fouled): each
+    side's won rows (times its shot or home-run multiplier), its royalties, the scoops,
+    the majority (each multiplied where the rule set says) and the home runs; a fouled
+    hand's penalty, and where a foul loses every row, the valid hand's items as if it
+    won them all (docs/rules.md#house-rules-the-general-scoring)."""
     items: list[tuple[str, int]] = []
     scooped = {(x, y): bool(scoring.general_scoops(vals, fouled_bits, auto_bits, x, y, params))
                for x, y in ((a, b), (b, a))}
     for x, y, sign in ((a, b, 1), (b, a, -1)):
+        if fouled[x]:
+            if rs.foul_penalty:
+                items.append((f"foul by seat {x}: penalty", -sign * rs.foul_penalty))
+            continue
+        if fouled[y] and not rs.foul_loses_rows:
+            continue                              # (the penalty, above, is all)
         multiplier = int(scoring.general_multiplier(scooped[x, y], hr[x], params))
         why = "home run" if hr[x] else "shot" if scooped[x, y] else ""
         note = f" (x{multiplier}, {why})" if multiplier != 1 else ""
-        won = [r for r in range(3) if vals[x, r] > vals[y, r]]
+        won = [r for r in range(3) if fouled[y] or vals[x, r] > vals[y, r]]
         points = 0
         for r in won:
             value = RowValue(vals[x, r])
@@ -264,20 +304,34 @@ def _general_items(vals, fouled_bits, auto_bits, a, b, hr, rs: RuleSet, params
                 points += rs.front_trips_points
             else:
                 points += rs.row_points[r]
+        lost = f" (seat {y} fouled)" if fouled[y] else ""
         if points:
-            items.append((f"seat {x} wins {', '.join(ROWS[r] for r in won)}{note}",
+            items.append((f"seat {x} wins {', '.join(ROWS[r] for r in won)}{lost}{note}",
                           sign * points * multiplier))
         for r in range(3):
             royalty = int(scoring.row_bonus(params, r, vals[x, r]))
             if royalty and (r in won or rs.bonus_paid == PAID_ROW_MADE):
-                cat = RowValue(vals[x, r]).category
                 times = multiplier if rs.bonus_multiplied else 1
-                items.append((f"{ROWS[r]} {cat} royalty (seat {x})"
+                items.append((f"{_royalty_name(rs, r, vals[x, r])} royalty (seat {x})"
                               + (note if times != 1 else ""), sign * royalty * times))
         if scooped[x, y] and rs.scoop_units:
-            items.append((f"seat {x} scoops", sign * rs.scoop_units))
+            times = multiplier if rs.scoop_multiplied else 1
+            items.append((f"seat {x} scoops" + (note if times != 1 else ""),
+                          sign * rs.scoop_units * times))
         if len(won) >= 2 and rs.majority_bonus:
-            items.append(("majority", sign * rs.majority_bonus))
+            times = multiplier if rs.majority_multiplied else 1
+            items.append(("majority" + (note if times != 1 else ""),
+                          sign * rs.majority_bonus * times))
         if hr[x] and rs.home_run_units:
             items.append((f"home run by seat {x}", sign * rs.home_run_units))
     return items
+
+
+def _royalty_name(rs: RuleSet, row: int, value: int) -> str:
+    """``"front pair"``, or where the rule set pays the category by rank, ``"front pair
+    of 8s"`` (docs/rules.md#royalties-by-rank)."""
+    v = RowValue(value)
+    name = f"{ROWS[row]} {v.category}"
+    if f"{ROWS[row]}.{v.category}" in rs.row_bonus_by_rank:
+        name += f" of {RANK_PLURALS[value_rank(int(value))]}"
+    return name

@@ -100,6 +100,41 @@ def value_digits(value: int) -> tuple[int, ...]:
     return tuple((value >> (16 - 4 * i)) & 15 for i in range(5))
 
 
+# The digit of a value holding the rank that names the row (value_rank): the first, but
+# for a paired flush, whose first digit counts its pairs.
+RANK_DIGIT_SHIFT = 16
+PAIRED_FLUSH_RANK_DIGIT_SHIFT = 12
+
+
+def value_rank(value: int) -> int:
+    """The rank that names a row of this value, 0 (a 2) to 12 (an ace): the rank of its
+    pair, higher pair, trips, quads or five of a kind (of a full house, its trips); its
+    top card for a straight (5 for A-2-3-4-5), a straight flush, a flush or a high card;
+    the higher pair of a paired flush.  -1 for joker trips, which have no rank.  What a
+    royalty by rank (docs/rules.md#royalties-by-rank) is looked up by; a row with jokers
+    has the value of its best replacement, and so that value's rank.
+
+    >>> value_rank(make_value(C["pair"], (5, 12, 3)))        # a pair of sixes
+    4
+    """
+    shift = (PAIRED_FLUSH_RANK_DIGIT_SHIFT if value_category(value) == C["paired_flush"]
+             else RANK_DIGIT_SHIFT)
+    return ((value >> shift) & 15) - 1
+
+
+def royalties_by_value(rules: RuleSet, row: int, values: np.ndarray) -> np.ndarray:
+    """The royalty of a row (0 Front, 1 Middle, 2 Back) of each value, by its category
+    and, where the rule set gives a table by rank, its rank (:func:`value_rank`); 0 for
+    a value below every row (the tables' -1)."""
+    values = np.asarray(values, np.int64)
+    table = np.array([rules.royalty_units(row, c) for c in CATEGORIES], np.int64)
+    categories = np.clip(values >> CATEGORY_SHIFT, 0, len(CATEGORIES) - 1)
+    shift = np.where(categories == C["paired_flush"], PAIRED_FLUSH_RANK_DIGIT_SHIFT,
+                     RANK_DIGIT_SHIFT)
+    ranks = np.clip(((values >> shift) & 15) - 1, 0, table.shape[1] - 1)
+    return np.where(values >= 0, table[categories, ranks], 0)
+
+
 def _ranks_digits(ranks) -> tuple[int, ...]:
     return tuple(r + 1 for r in ranks)
 

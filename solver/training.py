@@ -89,7 +89,7 @@ def model_path(rules: "str | RuleSet", n_seats: int, preset: str = "default") ->
     folder = cache_dir()
     if folder is None:
         return None
-    rs = _rules(rules)
+    rs = _rules(rules).at_seats(n_seats)
     p = PRESETS[preset]
     return folder / FOLDER / (f"model-{rules_digest(rs)}-{seats_suffix(model_seats(rs, n_seats))}"
                               f"-{p.rounds}x{p.deals}s{p.seed}-v{MODEL_FORMAT}.npz")
@@ -141,7 +141,7 @@ def _rules_and_seats(rules: "str | RuleSet", players: "int | None") -> tuple[Rul
     if n_seats not in rs.seats:
         raise ValueError(f"players={n_seats}: the {rs.name} rule set plays with "
                          f"{' or '.join(map(str, rs.seats))} players")
-    return rs, n_seats
+    return rs.at_seats(n_seats), n_seats
 
 
 def _shipped(rs: RuleSet, n_seats: int) -> Optional[TrainedModel]:

@@ -713,8 +713,39 @@ def _settle_classic(arrs, scheme, rule_set, declared):
 # object with those attributes: row_points, front_trips_points, majority_bonus, scoop,
 # scoop_units, shot_multiplier, home_run_units, home_run_multiplier, home_run_min_seats,
 # row_bonus, bonus_mode, bonus_paid, bonus_multiplied, foul_penalty, foul_loses_rows,
-# automatic_wins).  Rows come as keys whose first item is the category index (as row_key
-# returns, or (category, value) pairs), so it does not depend on the deck.
+# automatic_wins, and optionally row_bonus_by_rank, majority_multiplied, scoop_multiplied,
+# loss_cap_per_pair, loss_cap_per_deal and seat_scoring).  Rows come as keys whose first
+# item is the category index and whose next items are the tie-break ranks (2..14), as
+# row_key returns, so it does not depend on the deck.
+
+ROW_NAMES = ("front", "middle", "back")
+
+
+def key_rank(key):
+    """The rank (2..14) that names a row (#royalties-by-rank): the first tie-break rank
+    (its pair, trips, quads, top card ...), but the higher pair of a paired flush, whose
+    first item counts its pairs; None for joker trips, which have no rank."""
+    if key[0] == PAIRED_FLUSH:
+        return key[2]
+    return key[1] if len(key) > 1 else None
+
+
+def _at_table(rules, n):
+    """The scoring fields of ``rules`` at a table of ``n`` seats: its own, but those its
+    seat_scoring changes at n seats (#scoring-by-table-size)."""
+    fields = ("row_points", "front_trips_points", "majority_bonus", "scoop", "scoop_units",
+              "shot_multiplier", "home_run_units", "home_run_multiplier", "home_run_min_seats",
+              "row_bonus", "bonus_mode", "bonus_paid", "bonus_multiplied", "foul_penalty",
+              "foul_loses_rows", "automatic_wins", "automatic_win_strength",
+              "row_bonus_by_rank", "majority_multiplied", "scoop_multiplied",
+              "loss_cap_per_pair", "loss_cap_per_deal")
+    defaults = {"automatic_win_strength": {}, "row_bonus_by_rank": {},
+                "majority_multiplied": False, "scoop_multiplied": False,
+                "loss_cap_per_pair": 0, "loss_cap_per_deal": 0}
+    table = {f: getattr(rules, f, defaults.get(f)) for f in fields}
+    table.update(dict(getattr(rules, "seat_scoring", {}).get(n, {})))
+    return type("RulesAtTable", (), table)
+
 
 def settle_general(keys, rules, fouled=None, declared=None):
     """Units won (+) or lost (-) by each seat under the general scoring.
@@ -723,11 +754,20 @@ def settle_general(keys, rules, fouled=None, declared=None):
     foul (ignored for a seat that declared); ``declared``: {seat: automatic-win name}.
     The list sums to 0."""
     n = len(keys)
+    rules = _at_table(rules, n)
     declared = dict(declared or {})
     fouled = [bool(f) and s not in declared for s, f in enumerate(fouled or [False] * n)]
     fouls_scored = rules.foul_penalty != 0 or rules.foul_loses_rows
     if any(fouled) and not fouls_scored:
         raise ValueError("a foul cannot be played under these rules")
+
+    def royalty(r, key):
+        """#royalties-by-rank: the category's table by rank where the rules give one,
+        else its one number."""
+        by_rank = rules.row_bonus_by_rank.get(ROW_NAMES[r] + "." + CATEGORIES[key[0]])
+        if by_rank is None:
+            return rules.row_bonus[r][key[0]]
+        return by_rank[key_rank(key) - 2]
 
     def won_rows(i, j):
         """The rows i wins against j: none for a foul, all three against one, else by
@@ -753,34 +793,40 @@ def settle_general(keys, rules, fouled=None, declared=None):
     home_run = [n >= max(2, rules.home_run_min_seats)
                 and all(scoops(i, j) for j in range(n) if j != i) for i in range(n)]
 
+    def multiplier(i, j):
+        if home_run[i]:
+            return rules.home_run_multiplier
+        if scoops(i, j):
+            return rules.shot_multiplier
+        return 1
+
     def side(i, j):
-        """What j pays i for i's own rows: won rows' points, royalties, multiplied."""
+        """What j pays i for i's own rows: won rows' points, royalties, multiplied; the
+        scoop and the majority, multiplied where the rules say."""
         won = won_rows(i, j)
         points = 0
         royalties = 0
         for r in range(3):
             category = keys[i][r][0]
-            royalty = rules.row_bonus[r][category]
+            units = royalty(r, keys[i][r])
             if r in won:
-                if rules.bonus_mode == "replace" and royalty > 0:
+                if rules.bonus_mode == "replace" and units > 0:
                     point = 0                     # the royalty is the row's score
                 elif r == 0 and rules.front_trips_points and category == TRIPS:
                     point = rules.front_trips_points
                 else:
                     point = rules.row_points[r]
                 points += point
-                royalties += royalty
+                royalties += units
             elif rules.bonus_paid == "row_made":
-                royalties += royalty
-        if home_run[i]:
-            multiplier = rules.home_run_multiplier
-        elif scoops(i, j):
-            multiplier = rules.shot_multiplier
-        else:
-            multiplier = 1
-        if rules.bonus_multiplied:
-            return (points + royalties) * multiplier
-        return points * multiplier + royalties
+                royalties += units
+        m = multiplier(i, j)
+        total = points * m + royalties * (m if rules.bonus_multiplied else 1)
+        if scoops(i, j):
+            total += rules.scoop_units * (m if rules.scoop_multiplied else 1)
+        if len(won) >= 2:
+            total += rules.majority_bonus * (m if rules.majority_multiplied else 1)
+        return total
 
     def pair_payment(i, j):
         """Units j pays i (negative: i pays j), home-run units excluded."""
@@ -797,16 +843,45 @@ def settle_general(keys, rules, fouled=None, declared=None):
             pay += rules.foul_penalty
             if not rules.foul_loses_rows:
                 return pay                        # the penalty alone settles the pair
-        pay += side(i, j) - (0 if fouled[j] else side(j, i))
-        pay += rules.scoop_units * (scoops(i, j) - scoops(j, i))
-        pay += rules.majority_bonus * ((len(won_rows(i, j)) >= 2) - (len(won_rows(j, i)) >= 2))
-        return pay
+        return pay + side(i, j) - (0 if fouled[j] else side(j, i))
 
-    scores = [0] * n
+    def capped(pay):
+        """#loss-caps: a pair's units are at most loss_cap_per_pair either way."""
+        cap = rules.loss_cap_per_pair
+        return max(-cap, min(cap, pay)) if cap else pay
+
+    pays = [[0] * n for _ in range(n)]        # pays[i][j]: units j pays i, capped
     for i in range(n):
         for j in range(i + 1, n):
-            pay = pair_payment(i, j) + rules.home_run_units * (home_run[i] - home_run[j])
-            scores[i] += pay
-            scores[j] -= pay
+            pay = capped(pair_payment(i, j) + rules.home_run_units * (home_run[i] - home_run[j]))
+            pays[i][j], pays[j][i] = pay, -pay
+    if rules.loss_cap_per_deal:
+        pays = _deal_capped(pays, rules.loss_cap_per_deal)
+    scores = [sum(row) for row in pays]
     assert sum(scores) == 0
     return scores
+
+
+def _deal_capped(pays, cap):
+    """#loss-caps: no seat loses more than ``cap`` in the deal.  ``pays[i][j]`` units j
+    pays i.  A seat pays at most the cap plus what it collects, its largest debt first
+    (equal debts in seat order from its left), and what it collects counts the others'
+    reduced payments: the payments are the largest that satisfy every seat's cap,
+    reached from the full debts by lowering them round after round, every seat at once."""
+    n = len(pays)
+    owed = [[max(0, pays[j][i]) for j in range(n)] for i in range(n)]   # owed[i][j]: i owes j
+    paid = [row[:] for row in owed]
+    while True:
+        new = []
+        for i in range(n):
+            budget = min(cap + sum(paid[j][i] for j in range(n)), sum(owed[i]))
+            row = [0] * n
+            for j in sorted((j for j in range(n) if owed[i][j] > 0),
+                            key=lambda j: (-owed[i][j], (j - i) % n)):
+                row[j] = min(owed[i][j], budget)
+                budget -= row[j]
+            new.append(row)
+        if new == paid:
+            break
+        paid = new
+    return [[paid[j][i] - paid[i][j] for j in range(n)] for i in range(n)]

@@ -34,9 +34,9 @@ def _check_against_the_reference(rng, rules, deals=30, arrangements=3):
     arrangements against sampled opponents) and the settlement core, every seat, as the
     reference."""
     values = solver.rows.tables_for(rule_set("classic")).values
-    params = scoring.scoring_params(rules)
-    fouls_scored = rules.foul_penalty != 0 or rules.foul_loses_rows
     n = 5
+    params = scoring.scoring_params(rules.at_seats(n))
+    fouls_scored = scoring.fouls_playable(rules.at_seats(n))
     cand = np.sort(_random_values(rng, values, (arrangements, 3)), axis=1)
     opp = _random_values(rng, values, (deals, n - 1, 3))
     fouled = (rng.random((deals, n - 1)) < 0.15) & fouls_scored

@@ -25,6 +25,14 @@ M, X = MAX_UNITS, MAX_MULTIPLIER
 NUMERIC = [k for k in KEYS if k.bounds is not None]
 
 
+def _royalties_by_rank(units: int) -> dict:
+    """Every category a row can be that has a rank, at ``units`` for every rank."""
+    ranks = {r: units for r in "23456789TJQKA"}
+    return {row: {c: dict(ranks) for c in (FRONT_CATEGORIES if row == "front"
+                                           else CATEGORIES) if c != "joker_trips"}
+            for row in ROWS}
+
+
 def _royalties(units: int) -> dict:
     """Every category a row can be, at ``units``."""
     return {row: {c: units for c in (FRONT_CATEGORIES if row == "front"
@@ -33,17 +41,20 @@ def _royalties(units: int) -> dict:
 
 
 def _largest(specials: bool = False) -> dict:
-    """A file with every count at its largest and every multiplier too: five seats of a
-    65-card deck, or (``specials``) four of the plain pack with every automatic win."""
+    """A file with every count at its largest and every multiplier too (the scoop and
+    the majority multiplied as well, a foul losing every row and paying the penalty, no
+    loss cap): five seats of a 65-card deck, or (``specials``) four of the plain pack with
+    every automatic win."""
     d = {"name": "largest",
          "deck": {"extra_spades": not specials, "jokers": 0, "cut_card": False},
          "deal": {"cards": 13, "seats": [2, 3, 4] if specials else [2, 3, 4, 5]},
          "scoring": {"row_points": [M, M, M], "front_trips_points": M, "majority_bonus": M,
                      "scoop": "all_rows_won", "scoop_units": M, "shot_multiplier": X,
-                     "home_run_units": M, "home_run_multiplier": X, "home_run_min_seats": 2},
+                     "home_run_units": M, "home_run_multiplier": X, "home_run_min_seats": 2,
+                     "majority_multiplied": True, "scoop_multiplied": True},
          "royalties": {"mode": "add", "paid": "row_won", "multiplied": True,
                        **_royalties(M)},
-         "fouls": {"rule": "penalty", "penalty": M},
+         "fouls": {"rule": "loses_rows", "penalty": M},
          "automatic_wins": {}}
     if specials:
         d["automatic_wins"] = {**{n: M for n in AUTOMATIC_WINS},
@@ -72,6 +83,8 @@ def _at(key, end: int) -> dict:
             d["scoring"]["shot_multiplier"] = min(value, X)
     elif key.path == "royalties.ROW.CATEGORY":
         d["royalties"].update(_royalties(value))
+    elif key.path == "royalties.ROW.CATEGORY.RANK":
+        d["royalties"].update(_royalties_by_rank(value))
     elif key.path == "fouls.penalty":
         d["fouls"] = {"rule": "penalty", "penalty": value} if value else {"rule": "loses_rows"}
     elif key.path == "automatic_wins.NAME":
@@ -95,7 +108,12 @@ def _fouled(rs, arrangement) -> bool:
 def _reference(rs, seats, declared=None) -> list[int]:
     """naive.settle_general's units (Python integers) for a deal of text rows."""
     fouled = [_fouled(rs, s) for s in seats]
-    return naive.settle_general(_keys_of(seats, rs), rs, fouled, declared)
+    if rs.row_bonus_by_rank:         # (royalties by rank: the reference's own keys, ranked)
+        base = "joker" if rs.jokers or rs.spade_copies == 2 else "classic"
+        keys = [[naive.row_key(row, base) for row in seat] for seat in seats]
+    else:
+        keys = _keys_of(seats, rs)
+    return naive.settle_general(keys, rs, fouled, declared)
 
 
 def _cards(text) -> list[str]:
@@ -146,10 +164,12 @@ def test_at_each_end_of_each_range_settle_and_solve_are_exact(key, end):
     seats = [STRONG] + WEAK[:n - 1]
     want = _reference(rs, seats)
     assert solver.settle(seats, rs) == want and want[0] > 0
-    if all(v == M for v in rs.row_points) and rs.shot_multiplier == rs.home_run_multiplier == X:
-        # Every row won, with its royalty, the scoop, the majority, a home run.
-        side = 3 * (M + max(max(row) for row in rs.row_bonus)) * X
-        assert want[0] == (n - 1) * (side + rs.scoop_units + rs.majority_bonus
+    if (all(v == M for v in rs.row_points) and rs.shot_multiplier == rs.home_run_multiplier == X
+            and not rs.loss_cap_per_pair and not rs.loss_cap_per_deal):
+        # Every row won, with its royalty, the scoop and the majority (multiplied), a home
+        # run.
+        side = 3 * (M + max(max(rs.royalty_units(r, c)) for r in range(3) for c in CATEGORIES)) * X
+        assert want[0] == (n - 1) * (side + (rs.scoop_units + rs.majority_bonus) * X
                                       + rs.home_run_units)
     if n > 2:
         foul = ("Kc Qc 3c", "5c 6d 8c 9d Jc", "2d 3d 4h 4c 5d")          # K-high over J-high
@@ -201,11 +221,20 @@ def test_every_numeric_key_has_a_test_at_its_ends():
             RuleSet.from_dict(_at(key, end))            # (raises for a key it lacks)
 
 
-def test_the_largest_file_moves_a_quarter_million_units_and_the_bound_holds_it():
+def test_the_largest_file_moves_a_third_of_a_million_units_and_the_bound_holds_it():
+    """Every row won with its royalty, the scoop and the majority multiplied, a home run,
+    from each of four others; and where they fouled (losing every row), the penalty too:
+    docs/rule-files.md#why-the-ranges."""
     rs = RuleSet.from_dict(_largest())
     seats = [STRONG] + WEAK
-    assert solver.settle(seats, rs)[0] == 4 * (3 * (M + M) * X + 3 * M) == 252_000
-    assert scoring.deal_units_bound(rs) >= 252_000
+    assert solver.settle(seats, rs)[0] == 4 * (3 * (M + M) * X + 2 * M * X + M) == 324_000
+    foul = ("Kc Qc 3c", "5c 6d 8c 9d Jc", "2d 3d 4h 4c 5d")          # K-high over J-high
+    fouled = [STRONG, foul] + WEAK[1:]
+    units = 3 * (M + M) * X + 2 * M * X + M
+    assert solver.settle(fouled, rs)[0] == _reference(rs, fouled)[0]
+    assert solver.settle(fouled, rs)[0] == 3 * units + units + M        # (the foul's penalty)
+    assert scoring.deal_units_bound(rs) >= 4 * (units + M) == 328_000
+    assert scoring.deal_units_bound(rs) <= scoring.DEAL_UNITS_LIMIT
 
 
 def _smallest_sample_bytes() -> int:
@@ -238,8 +267,10 @@ def test_the_deal_limit_keeps_every_sum_on_the_way_exact():
     assert 2 * limit < 2 ** 31
     assert most_deals * (2 * limit) ** 2 < 2 ** 63
     assert most_deals * limit < 2 ** 53
-    # A file at the end of every range stays well inside it (room for keys to come).
-    assert 2 * scoring.deal_units_bound(RuleSet.from_dict(_largest())) <= limit
+    # A file at the end of every range stays inside it, with a fifth to spare (room for
+    # keys to come; multiplied scoops and majorities and a foul's penalty on top of its
+    # rows took it from 252,000 to 328,000).
+    assert 5 * scoring.deal_units_bound(RuleSet.from_dict(_largest())) <= 4 * limit
 
 
 @pytest.mark.parametrize("change", [dict(scoop_units=2 ** 31 - 1),

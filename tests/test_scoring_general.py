@@ -16,16 +16,25 @@ import solver
 from solver import scoring
 from solver.rules import (AUTOMATIC_WINS, CATEGORIES, CATEGORY_INDEX, SCHEME_GENERAL,
                           SCHEME_SCOOP, RuleSet)
-from solver.tables import CATEGORY_SHIFT
+from solver.tables import CATEGORY_SHIFT, value_digits
 from test_naive_selfcheck import MANDARIN_4, _deck, _random_legal
 
 BUILT_INS = ["joker", "bonus", "pagat", "classic", "classic:eastern", "classic:mandarin"]
 SIX_PAIRS = 1 + AUTOMATIC_WINS.index("six_pairs")     # (the scoring core's code of it)
 
 
+def _key(value):
+    """A row value (solver.tables' scale) as the reference's key: the category, then the
+    tie-break ranks 2..14 (a paired flush's first item counts its pairs), so that keys
+    order as values do and naive.key_rank reads a row's rank."""
+    category, digits = int(value) >> CATEGORY_SHIFT, value_digits(int(value))
+    if category == CATEGORY_INDEX["paired_flush"]:
+        return (category, digits[0]) + tuple(d + 1 for d in digits[1:] if d)
+    return (category,) + tuple(d + 1 for d in digits if d)
+
+
 def _keys(vals):
-    """Row values (solver.tables' scale) as the reference's keys: (category, value)."""
-    return [[(int(v) >> CATEGORY_SHIFT, int(v)) for v in seat] for seat in vals]
+    return [[_key(v) for v in seat] for seat in vals]
 
 
 def _general_params(rules):
@@ -67,9 +76,21 @@ def _random_rules(rng) -> RuleSet:
     for _ in range(rng.integers(0, 8)):
         table[rng.integers(3)][rng.integers(len(CATEGORIES))] = int(rng.integers(1, 11))
     fouls = rng.integers(4)          # penalty, loses rows, both, neither
+    by_rank = {}
+    for _ in range(rng.integers(0, 4)):  # royalties by rank, of categories with none
+        row, category = int(rng.integers(3)), int(rng.integers(len(CATEGORIES)))
+        if not table[row][category] and CATEGORIES[category] != "joker_trips":
+            units = rng.integers(0, 12, 13) * (rng.random(13) < 0.6)
+            by_rank[f"{('front', 'middle', 'back')[row]}.{CATEGORIES[category]}"] = tuple(
+                int(u) for u in units)
     return RuleSet(
         name="random", spade_copies=1, jokers=0, cut_card=False, cards_dealt=13,
         seats=(2, 3, 4), deal_all_unseen=True,
+        row_bonus_by_rank=by_rank,
+        majority_multiplied=bool(rng.integers(2)), scoop_multiplied=bool(rng.integers(2)),
+        loss_cap_per_pair=int(rng.choice([0, 0, 3, 8])),
+        loss_cap_per_deal=int(rng.choice([0, 0, 2, 6, 15])),
+        seat_scoring=_random_seat_scoring(rng),
         row_points=tuple(int(x) for x in rng.integers(0, 3, 3)),
         front_trips_points=int(rng.choice([0, 0, 3])),
         majority_bonus=int(rng.choice([0, 1, 2])),
@@ -87,6 +108,18 @@ def _random_rules(rng) -> RuleSet:
         foul_loses_rows=bool(fouls in (1, 2)),
         **_random_specials(rng),
     )
+
+
+def _random_seat_scoring(rng) -> dict:
+    """Other values of a few scoring fields at some table sizes (or none)."""
+    out = {}
+    for n in (2, 3, 4):
+        if rng.random() < 0.3:
+            out[n] = {"scoop_units": int(rng.integers(0, 4)),
+                      "shot_multiplier": 1, "home_run_multiplier": int(rng.integers(1, 4)),
+                      "loss_cap_per_deal": int(rng.choice([0, 4, 10])),
+                      "majority_bonus": int(rng.integers(0, 3))}
+    return out
 
 
 def _random_specials(rng) -> dict:
@@ -123,16 +156,21 @@ def _random_values(rng, values, shape):
 
 
 def test_the_general_kernel_settles_random_deals_as_the_reference(rng):
-    values = solver.rows.tables_for(solver.rule_set("classic")).values
+    """Every field at random (royalties by rank, multiplied majorities and scoops, loss
+    caps, other scoring at some table sizes among them); the reference reads the rule
+    set's fields at the table's size itself, the kernel gets rules.at_seats(n)'s."""
+    decks = [solver.rows.tables_for(solver.rule_set(name)).values
+             for name in ("classic", "joker")]    # (joker's: paired flushes, fives)
     combinations = 0
-    for _ in range(40):
+    for i in range(40):
         rules = _random_rules(rng)
-        if rules.scheme != SCHEME_GENERAL:
+        values = decks[i % 2]
+        if all(rules.at_seats(n).scheme != SCHEME_GENERAL for n in rules.seats):
             continue
         combinations += 1
-        params = scoring.scoring_params(rules)
-        fouls_scored = rules.foul_penalty != 0 or rules.foul_loses_rows
         for n in rules.seats:
+            params = scoring.scoring_params(rules.at_seats(n))
+            fouls_scored = scoring.fouls_playable(rules.at_seats(n))
             S, K = 25, 4
             cand = np.sort(_random_values(rng, values, (K, 3)), axis=1)
             opp = _random_values(rng, values, (S, n - 1, 3))

@@ -323,7 +323,7 @@ def _rule_set_info(rules: "str | solver.RuleSet") -> dict:
         automatic_wins=list(rs.automatic_wins), scoops=scoop_word(rs) == "scoop",
         shots=scoop_word(rs) == "shot", scoop_means=scoop_meaning(rs),
         home_runs_from=rs.home_run_min_seats if home_runs_count(rs) else None,
-        bonus_hands=any(any(row) for row in rs.row_bonus),
+        bonus_hands=rs.has_royalties,
         fouls=foul_text(rs),
         docs=f"docs/rules.md#{rs.name.split(':')[0]}" if rs.name in PAGE_RULE_SETS
         else "docs/rule-files.md")
