@@ -98,9 +98,17 @@ KEYS: tuple[Key, ...] = (
         "or cannot be played"),
     Key("fouls", "penalty", "integer 0 or more", "0",
         "units a fouled hand pays each other player (rule = \"penalty\" only)"),
+    # range: 0 or more (no upper bound: a house may make surrender as dear as it likes)
+    Key("surrender", "cost", "integer 0 or more", "0",
+        "a player may surrender before the showdown, paying this to each other player "
+        "still in the hand (not surrendered, not fouled) and nothing else; 0: no surrender"),
     Key("automatic_wins", "declared", "boolean", "true",
         "a player holding an automatic win may declare it instead of setting (the solver "
         "declares when that is worth more); false: a hand holding one is scored as it"),
+    # range: true or false; true needs jokers in the deck and automatic wins
+    Key("automatic_wins", "wild_jokers", "boolean", "false",
+        "a joker stands for any card in a special hand; false: a joker is a card of no "
+        "rank and no suit there (a deck with jokers only)"),
     Key("automatic_wins", "strength.NAME", "integer 1 or more", "the units",
         "how two automatic wins at one table compare (larger is stronger): given for every "
         "automatic win of the rule set, or for none"),
@@ -108,7 +116,7 @@ KEYS: tuple[Key, ...] = (
         "units of an automatic win the rule set allows, e.g. dragon = 13"),
 )
 # Keys of [automatic_wins] that are not names of automatic wins.
-AUTOMATIC_WIN_SETTINGS = ("declared", "strength")
+AUTOMATIC_WIN_SETTINGS = ("declared", "wild_jokers", "strength")
 SECTIONS: tuple[str, ...] = tuple(dict.fromkeys(k.section for k in KEYS if k.section))
 
 

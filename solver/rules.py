@@ -77,6 +77,16 @@ AUTOMATIC_WINS = (
     "all_small", "all_one_colour", "four_trips", "five_pairs_and_trips",
 )
 
+# The specials whose shapes solver.autowin knows in any deck (jokers, a second set of
+# spades, 16 or 17 cards dealt: docs/rules.md#special-hands-with-jokers-and-longer-deals).
+# A special added to the catalogue for the plain pack alone is refused in those decks
+# until it has one (tests/test_specials_any_deck.py checks that each here has one).
+ANY_DECK_SPECIALS = (
+    "dragon", "six_pairs", "three_flushes", "three_straights",
+    "suited_dragon", "twelve_royals", "three_straight_flushes", "three_quads", "all_big",
+    "all_small", "all_one_colour", "four_trips", "five_pairs_and_trips",
+)
+
 MAX_CARDS_DEALT = 17          # cards a seat may be dealt; 13 of them are set
 SEAT_COUNTS = (2, 3, 4, 5)    # table sizes a rule set may deal to (where the deck holds them)
 
@@ -160,6 +170,16 @@ class RuleSet:
         a special's strength is its units (classic: a dragon, 13, beats the others, 3,
         which tie).
 
+    automatic_wins_wild: ``True``: a joker stands for any card in a special hand (a
+        hand with jokers holds a special when its jokers can complete one); ``False``
+        (the default): a joker is a card of no rank and no suit there
+        (docs/rules.md#special-hands-with-jokers-and-longer-deals).  Only with jokers.
+
+    surrender_cost: a player may surrender (十三水 投降) before the showdown instead of
+        playing: it then pays this many units to each other player still in the hand
+        (one who neither surrendered nor fouled), and nothing else; 0 (the default): no
+        surrender (docs/rules.md#surrender).
+
     Derived: ``scheme``, the compiled scoring kernel that computes exactly these fields
     (the ``SCHEME_*`` codes; see :func:`kernel_scheme`).
     """
@@ -190,6 +210,8 @@ class RuleSet:
     automatic_wins_declared: bool = True
     automatic_win_strength: Mapping[str, int] = field(
         default_factory=lambda: MappingProxyType({}))
+    automatic_wins_wild: bool = False
+    surrender_cost: int = 0
 
     cards_kept = 13
 
@@ -240,14 +262,22 @@ class RuleSet:
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
                 raise ValueError(f"automatic_win_strength of {name!r} must be a positive "
                                  f"integer, not {value!r}")
-        # The definitions are of 13 cards of one plain pack: with a second spade a hand
-        # can hold the same card twice (is As As a pair toward six pairs? two suits of
-        # flush?), a joker would need its own rules for each special, and with more than
-        # 13 cards dealt the special would be of the 13 kept; no table of them covers these.
-        if self.automatic_wins and (self.spade_copies != 1 or self.jokers != 0
-                                    or self.cards_dealt != 13):
-            raise ValueError("automatic wins need 13 cards dealt from the plain 52-card "
-                             "pack (spade_copies 1, jokers 0, cards_dealt 13)")
+        plain_only = [n for n in self.automatic_wins if n not in ANY_DECK_SPECIALS]
+        if plain_only and not self.plain_deal:
+            raise ValueError(f"the special hands {', '.join(plain_only)} are defined for 13 "
+                             f"cards of the plain 52-card pack only (spade_copies 1, jokers "
+                             f"0, cards_dealt 13)")
+        if not isinstance(self.automatic_wins_wild, bool):
+            raise ValueError(f"automatic_wins_wild must be true or false, not "
+                             f"{self.automatic_wins_wild!r}")
+        if self.automatic_wins_wild and not (self.jokers and self.automatic_wins):
+            raise ValueError("automatic_wins_wild: jokers count toward special hands, but "
+                             + ("the deck has no jokers" if not self.jokers
+                                else "the rule set has no special hands"))
+        if (not isinstance(self.surrender_cost, int) or isinstance(self.surrender_cost, bool)
+                or self.surrender_cost < 0):
+            raise ValueError(f"surrender_cost must be a whole number of units, 0 or more, "
+                             f"not {self.surrender_cost!r}")
 
     def automatic_win_strengths(self) -> dict[str, int]:
         """Each special hand's strength (``automatic_win_strength``, or its units where
@@ -269,6 +299,13 @@ class RuleSet:
         strength = self.automatic_win_strengths()
         return tuple(sorted(self.automatic_wins, key=lambda n: (
             -strength[n], -self.automatic_wins[n], AUTOMATIC_WINS.index(n))))
+
+    @property
+    def plain_deal(self) -> bool:
+        """13 cards dealt from the plain 52-card pack (no jokers, no second spades): the
+        deal the special hands' first definitions are of; in any other, they are found
+        by their shapes (docs/rules.md#special-hands-with-jokers-and-longer-deals)."""
+        return self.spade_copies == 1 and self.jokers == 0 and self.cards_dealt == 13
 
     @property
     def deck_size(self) -> int:
@@ -403,9 +440,12 @@ class RuleSet:
             # (Declared, as in classic, is the default and goes without saying.)
             how = ([] if self.automatic_wins_declared else ["counted without declaring"]) + (
                 ["ranked by their own strengths"] if self.automatic_win_strength else [])
+            how += ["jokers wild"] if self.automatic_wins_wild else []
             parts.append(f"{len(self.automatic_wins)} automatic win"
                          f"{'s' if len(self.automatic_wins) > 1 else ''}"
                          + (f" ({'; '.join(how)})" if how else ""))
+        if self.surrender_cost:
+            parts.append(f"surrender for {self.surrender_cost}")
         return f"{deck}, {self.cards_dealt} each{kept} to {seats} seats; " + ", ".join(parts)
 
     def __reduce__(self):
@@ -420,7 +460,8 @@ class RuleSet:
 # Fields added after digests were first given out (caches on users' disks are named by
 # them): left out of the digest while at their default, so a rule set that does not use
 # them keeps the digest it had before they existed.
-DIGEST_OMITS_AT_DEFAULT = ("automatic_wins_declared", "automatic_win_strength")
+DIGEST_OMITS_AT_DEFAULT = ("automatic_wins_declared", "automatic_win_strength",
+                           "automatic_wins_wild", "surrender_cost")
 _FIELD_DEFAULTS = {f.name: (f.default_factory() if f.default_factory is not dataclasses.MISSING
                             else f.default)
                    for f in dataclasses.fields(RuleSet)}
@@ -454,14 +495,14 @@ def kernel_scheme(rs: RuleSet) -> int:
             and rs.scoop == SCOOP_NO_ROW_LOST and rs.shot_multiplier == 1
             and rs.home_run_multiplier == 1 and rs.home_run_min_seats <= 2
             and rs.bonus_mode == BONUS_ADD and plain_bonus and rs.foul_penalty == 0
-            and not rs.foul_loses_rows and not rs.automatic_wins):
+            and not rs.foul_loses_rows and not rs.automatic_wins and not rs.surrender_cost):
         return SCHEME_SCOOP
     ones = rs.row_points == (1, 1, 1)
     no_extras = (rs.scoop_units == 0 and rs.shot_multiplier == 1 and rs.home_run_units == 0
                  and rs.home_run_multiplier == 1)
     if (ones and rs.front_trips_points == 0 and rs.majority_bonus == 0 and no_extras
             and no_bonus and rs.foul_loses_rows and rs.foul_penalty == 0
-            and not rs.automatic_wins):
+            and not rs.automatic_wins and not rs.surrender_cost):
         return SCHEME_ROWS
     if (ones and rs.front_trips_points == 0 and no_extras and no_bonus
             and foul_penalty_only):
@@ -556,9 +597,17 @@ def _rule_set_from_dict(data: Mapping, source: str = "", default_name: "str | No
         raise RuleFileError(source, "fouls.penalty", penalty,
                             f'a penalty is paid only with rule = "penalty", not {rule!r}')
 
+    surrender_cost = reader.integer("surrender", "cost", 0, 0)
+
     automatic_wins = reader.units("automatic_wins", None, AUTOMATIC_WINS, 1,
                                   skip=AUTOMATIC_WIN_SETTINGS)
     declared = reader.boolean("automatic_wins", "declared", True)
+    wild = reader.boolean("automatic_wins", "wild_jokers", False)
+    if wild and not (jokers and automatic_wins):
+        raise RuleFileError(source, "automatic_wins.wild_jokers", wild,
+                            "jokers count toward special hands, but "
+                            + ("the deck has no jokers (deck.jokers = 0)" if not jokers
+                               else "the rule set has no special hands"))
     strength = reader.units("automatic_wins", "strength", AUTOMATIC_WINS, 1)
     if strength and set(strength) != set(automatic_wins):
         raise RuleFileError(source, "automatic_wins.strength", ", ".join(strength),
@@ -571,7 +620,8 @@ def _rule_set_from_dict(data: Mapping, source: str = "", default_name: "str | No
                        foul_penalty=penalty, foul_loses_rows=rule == FOUL_LOSES_ROWS,
                        automatic_wins=MappingProxyType(automatic_wins),
                        automatic_wins_declared=declared,
-                       automatic_win_strength=MappingProxyType(strength))
+                       automatic_win_strength=MappingProxyType(strength),
+                       automatic_wins_wild=wild, surrender_cost=surrender_cost)
     except ValueError as e:        # a rule RuleSet checks that the file's keys do not
         raise RuleFileError(source, "rules", NO_VALUE, str(e)) from None
 
@@ -730,6 +780,7 @@ def _rule_set_to_dict(rs: RuleSet) -> dict:
                         home_run_min_seats=rs.home_run_min_seats),
         "royalties": royalties,
         "fouls": dict(rule=rule, penalty=rs.foul_penalty),
+        "surrender": dict(cost=rs.surrender_cost),
         "automatic_wins": _automatic_wins_table(rs),
     }
 
@@ -741,6 +792,8 @@ def _automatic_wins_table(rs: RuleSet) -> dict:
                    if name in rs.automatic_wins}
     if rs.automatic_wins or not rs.automatic_wins_declared:
         table["declared"] = rs.automatic_wins_declared
+    if (rs.automatic_wins and rs.jokers) or rs.automatic_wins_wild:
+        table["wild_jokers"] = rs.automatic_wins_wild
     if rs.automatic_win_strength:
         table["strength"] = {name: rs.automatic_win_strength[name] for name in AUTOMATIC_WINS
                              if name in rs.automatic_win_strength}

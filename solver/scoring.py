@@ -35,7 +35,10 @@ HOME_RUN_STRIDE = 8
 AUTO_NONE = 0                     # no automatic win; else the special's code (1..13)
 AUTO_BITS = 4                     # bits a seat in ``auto``
 N_AUTO_CODES = 1 + len(AUTOMATIC_WINS)
-assert N_AUTO_CODES <= 1 << AUTO_BITS
+# A seat that surrendered (docs/rules.md#surrender): not compared, like a declared special,
+# so it travels in the same four bits, as the last code.
+AUTO_SURRENDER = (1 << AUTO_BITS) - 1
+assert N_AUTO_CODES <= AUTO_SURRENDER
 
 # Layout of the params array.
 P_SCHEME = 0
@@ -66,7 +69,12 @@ P_FOUL_LOSES_ROWS = P_ROW_POINTS + 10
 P_AUTO_UNITS = P_ROW_POINTS + 11
 P_AUTO_STRENGTH = P_AUTO_UNITS + N_AUTO_CODES
 P_AUTO_ORDER = P_AUTO_STRENGTH + N_AUTO_CODES
-N_PARAMS = P_AUTO_ORDER + N_AUTO_CODES
+# Where the specials are found by the kernels of any deck (jokers, a second set of spades,
+# 16 or 17 cards: not RuleSet.plain_deal), and whether jokers are wild in them.
+P_AUTO_ANY_DECK = P_AUTO_ORDER + N_AUTO_CODES
+P_AUTO_WILD = P_AUTO_ANY_DECK + 1
+P_SURRENDER_COST = P_AUTO_WILD + 1                # 0: no surrender
+N_PARAMS = P_SURRENDER_COST + 1
 
 
 def scoring_params(rules: RuleSet) -> np.ndarray:
@@ -107,6 +115,9 @@ def scoring_params(rules: RuleSet) -> np.ndarray:
         p[P_AUTO_UNITS + code] = rules.automatic_wins[name]
         p[P_AUTO_STRENGTH + code] = strength[name]
         p[P_AUTO_ORDER + i] = code
+    p[P_AUTO_ANY_DECK] = not rules.plain_deal
+    p[P_AUTO_WILD] = rules.automatic_wins_wild
+    p[P_SURRENDER_COST] = rules.surrender_cost
     return p
 
 
@@ -124,7 +135,7 @@ def fouls_playable(rules: RuleSet) -> bool:
 def auto_order(params: np.ndarray) -> np.ndarray:
     """The rule set's special-hand codes, strongest first, then zeros (a view of
     ``params``): what :func:`solver.autowin.best_kind` looks for, in that order."""
-    return params[P_AUTO_ORDER:N_PARAMS]
+    return params[P_AUTO_ORDER:P_AUTO_ORDER + N_AUTO_CODES]
 
 
 def pack_flags(fouled, auto) -> tuple[int, int]:
@@ -368,6 +379,18 @@ def _automatic_win_strength(params, code):
 
 
 @njit(inline="always")
+def _surrender_units(fouled, auto_a, auto_b, a, b, params):
+    """Units seat a wins from seat b when one of them surrendered: the one who did pays
+    the other its cost, unless the other fouled or surrendered too (a surrender pays
+    the players still in the hand), and nothing else is paid between them."""
+    if auto_a == AUTO_SURRENDER and auto_b == AUTO_SURRENDER:
+        return 0
+    if auto_a == AUTO_SURRENDER:
+        return 0 if is_fouled(fouled, b) else -params[P_SURRENDER_COST]
+    return 0 if is_fouled(fouled, a) else params[P_SURRENDER_COST]
+
+
+@njit(inline="always")
 def pair_score(vals, fouled, auto, n, a, b, hr_a, hr_b, params, scheme):
     """Units seat a wins from seat b (negative: pays), home-run extras excluded for the
     scoop scheme (see :func:`seat_score`); ``hr_a``/``hr_b``: home_run() of each."""
@@ -381,12 +404,14 @@ def pair_score(vals, fouled, auto, n, a, b, hr_a, hr_b, params, scheme):
         return units
     # Automatic wins (special hands): a declared hand is not compared; of two, the stronger
     # collects its units, equal strengths tie (docs/rules.md#special-hands; classic: a
-    # dragon beats the others).  Against a fouled hand the automatic win alone settles the
+    # dragon beats the others).  A surrender settles its pairs alone (_surrender_units).  Against a fouled hand the automatic win alone settles the
     # pair (the classic rules are silent; the declared hand is never compared, so no
     # showdown exposes the foul: docs/rules.md#automatic-wins-and-fouls).
     auto_a = auto_of(auto, a)
     auto_b = auto_of(auto, b)
     if auto_a != AUTO_NONE or auto_b != AUTO_NONE:
+        if auto_a == AUTO_SURRENDER or auto_b == AUTO_SURRENDER:
+            return _surrender_units(fouled, auto_a, auto_b, a, b, params)
         strength_a = _automatic_win_strength(params, auto_a)
         strength_b = _automatic_win_strength(params, auto_b)
         if strength_a == strength_b:
