@@ -501,9 +501,11 @@ def given_opponents(opponents, hand: Hand) -> Opponents:
 
 def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = None,
                      *, samples: int = 1000, seed: int = 0, players: Optional[int] = None,
-                     pool: Optional[bool] = None, held_out: bool = False):
+                     pool: Optional[bool] = None, held_out: bool = False,
+                     policy=None):
     """The opponents' settings :func:`solver.solve` plays against with the same arguments
-    and the default policy: one list per sample of ``(front, middle, back)`` texts, with a
+    and the default policy (``policy``: or a built-in one, as for :func:`solver.solve`):
+    one list per sample of ``(front, middle, back)`` texts, with a
     fourth item ``"declare"`` for an opponent declaring an automatic win (``classic``; its
     rows the 13 cards that make it) or ``"surrender"`` for one that surrenders (its rows
     the setting it would have played; docs/rules.md#surrender).
@@ -517,12 +519,15 @@ def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int |
     hand = prepare_hand(cards, rules, cut, players)
     rs, n_seats = hand.rules, hand.seats
     samples, seed, _, _ = check_sampling(rs, n_seats, samples, seed)
-    deals = Deals(hand, seed, None, pool, 0 if held_out else samples)
+    if policy is not None and builtin_policy(policy, rs, n_seats, None) is None:
+        raise ValueError(f"sample_opponents takes a built-in policy "
+                         f"({', '.join(POLICY_NAMES)} or a TableModel), not {policy!r}")
+    deals = Deals(hand, seed, policy, pool, 0 if held_out else samples)
     if deals.held_out_pooled(samples) if held_out else deals.pooled:
         hands, masks, _, auto = deals.hands(samples, held_out=held_out)
     else:
         hands = deal_unseen(hand, samples, holdout_seed(seed) if held_out else seed)
-        kind, mt, field = builtin_policy(None, rs, n_seats, hand.bonus_rank)
+        kind, mt, field = builtin_policy(policy, rs, n_seats, hand.bonus_rank)
         _, auto, masks = set_hands(hands, hand.tables, kind, mt, scoring_params(rs), field,
                                    n_seats, bool(rs.automatic_wins))
     out = []

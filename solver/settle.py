@@ -203,8 +203,9 @@ def settle(arrangements: Iterable[Arrangement], rules: "str | RuleSet",
     n = len(scores)
     pairs = tuple(_explain(vals, fouled, auto, a, b, rs, params)
                   for a in range(n) for b in range(a + 1, n))
-    rows = tuple(tuple(("FOULED " if fouled[s] else "") + _describe(RowValue(v)) for v in vals[s])
-                 for s in range(n))
+    flag = ["FOULED " if fouled[s] else "SURRENDERED " if auto[s] == scoring.AUTO_SURRENDER
+            else "" for s in range(n)]
+    rows = tuple(tuple(flag[s] + _describe(RowValue(v)) for v in vals[s]) for s in range(n))
     return Settlement(tuple(scores), pairs, rows)
 
 

@@ -869,15 +869,23 @@ def _settle_classic(arrs, scheme, rule_set, declared):
 # automatic_wins).  Rows come as keys whose first item is the category index (as row_key
 # returns, or (category, value) pairs), so it does not depend on the deck.
 
-def settle_general(keys, rules, fouled=None, declared=None):
+def settle_general(keys, rules, fouled=None, declared=None, surrendered=()):
     """Units won (+) or lost (-) by each seat under the general scoring.
 
     ``keys``: each seat's three row keys (Front, Middle, Back); ``fouled``: each seat's
-    foul (ignored for a seat that declared); ``declared``: {seat: automatic-win name}.
-    The list sums to 0."""
+    foul (ignored for a seat that declared or surrendered); ``declared``: {seat:
+    automatic-win name}; ``surrendered``: the seats that surrender (#surrender: each pays
+    ``rules.surrender_cost`` to every other seat still in, one that neither surrendered
+    nor fouled, and nothing else).  The list sums to 0."""
     n = len(keys)
     declared = dict(declared or {})
-    fouled = [bool(f) and s not in declared for s, f in enumerate(fouled or [False] * n)]
+    surrendered = set(surrendered)
+    if surrendered and not rules.surrender_cost:
+        raise ValueError("these rules have no surrender")
+    if surrendered & set(declared):
+        raise ValueError("a seat cannot both declare and surrender")
+    out = surrendered | set(declared)          # not compared (#surrender, #special-hands)
+    fouled = [bool(f) and s not in out for s, f in enumerate(fouled or [False] * n)]
     fouls_scored = rules.foul_penalty != 0 or rules.foul_loses_rows
     if any(fouled) and not fouls_scored:
         raise ValueError("a foul cannot be played under these rules")
@@ -893,8 +901,9 @@ def settle_general(keys, rules, fouled=None, declared=None):
 
     def scoops(i, j):
         """Scooping: by the scoop rule between compared hands; a valid hand scoops a foul
-        only where a foul loses every row; nobody scoops or is scooped by a declared hand."""
-        if i in declared or j in declared or fouled[i]:
+        only where a foul loses every row; nobody scoops or is scooped by a declared or
+        a surrendered hand."""
+        if i in out or j in out or fouled[i]:
             return False
         if fouled[j]:
             return rules.foul_loses_rows
@@ -937,6 +946,13 @@ def settle_general(keys, rules, fouled=None, declared=None):
 
     def pair_payment(i, j):
         """Units j pays i (negative: i pays j), home-run units excluded."""
+        if i in surrendered or j in surrendered:
+            # A surrender pays the players still in the hand, and nothing else is paid.
+            if i in surrendered and j in surrendered:
+                return 0
+            if i in surrendered:
+                return 0 if fouled[j] else -rules.surrender_cost
+            return 0 if fouled[i] else rules.surrender_cost
         ai, aj = declared.get(i), declared.get(j)
         if ai is not None or aj is not None:
             return special_units(ai, aj, rules.automatic_wins,
