@@ -241,10 +241,9 @@ def solution_text(sol) -> str:
                  if tied else "")
     if sol.declare:
         lines.append(f"{title}: DECLARE the automatic win ({label(sol.automatic_win)})")
-        if sol.declare_rows:
-            lines.append(f"  with {arrangement_text(sol.declare_rows)}"
-                         + (f", discarding {sol.declare_discards}"
-                            if sol.declare_discards else ""))
+        if sol.declare_discards:       # (16 or 17 dealt: which 13 make it)
+            lines.append(f"  with {arrangement_text(sol.declare_rows)}, discarding "
+                         f"{sol.declare_discards}")
         lines.append(f"  declaring: EV {sol.ev_declare:+.3f} {_pm(sol.stderr_declare)} units a "
                      f"deal; playing the best setting: EV {sol.ev:+.3f}")
         lines.append(_action_note(sol, "declaring", sol.ev_declare_in_sample))

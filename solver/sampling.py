@@ -75,7 +75,8 @@ class Hand(NamedTuple):
 class Opponents(NamedTuple):
     """The opponents of S deals: ``vals[s, j]`` opponent j's three row values in deal s,
     ``fouled[s, j]`` whether it fouled, ``auto[s, j]`` its declared automatic win (0 or
-    the special's code, :mod:`solver.autowin`'s ``KIND_*``)."""
+    the special's code, :mod:`solver.autowin`'s ``KIND_*``) or its surrender
+    (``solver.scoring.AUTO_SURRENDER``)."""
     vals: np.ndarray       # int32[S, n_opp, 3]
     fouled: np.ndarray     # bool[S, n_opp]
     auto: np.ndarray       # int8[S, n_opp]

@@ -15,7 +15,8 @@ naming the columns), one hand a line, with these keys:
 * ``cards`` (required): the hand dealt, one text in the notation of
   :func:`solver.parse_cards`;
 * ``setting`` (required): your rows ``"FRONT / MIDDLE / BACK"`` (``|`` also separates the
-  rows), or ``"declare"`` (declare the hand's automatic win);
+  rows), or ``"declare"`` (declare the hand's automatic win), or ``"surrender"`` where the
+  rule set allows it;
 * ``rules``: the rule set (default: ``review_many``'s ``rules=``);
 * ``players``: seats at the table (default: ``players=``, else the rule set's largest);
 * ``cut``: the cut card, where the rule set has one;
@@ -74,7 +75,7 @@ from ._session_html import hand_name, report_html
 from .batch import _check_backend, _cores, _map, _slots
 from .cards import FIRST_JOKER, code_rank, format_cards, parse_codes
 from .display import FEW_DEALS, label, sort_row
-from .review import DECLARE, Review, _setting_codes, review
+from .review import DECLARE, SURRENDER, Review, _setting_codes, review
 from .rows import row_value
 from .rules import ROWS, RuleSet, rule_set
 from .sampling import prepare_hand
@@ -157,7 +158,7 @@ def _patterns(r: Review, rules, cut) -> tuple[str, ...]:
         found.add("not_declared")
     if r.declare and not r.best_declares:
         found.add("declared_wrongly")
-    if not (r.declare or r.best_declares):
+    if not (r.declare or r.best_declares or r.surrender or r.best_surrenders):
         best = r.best
         mine, theirs = (r.front, r.middle, r.back), (best.front, best.middle, best.back)
         for row, a, b in zip(ROWS, mine, theirs):
@@ -217,9 +218,9 @@ class HandGrade:
     ``seed``: the seed it was graded with (:func:`hand_seed`), so ``review(cards,
     setting, rules, cut, players=players, samples=samples, seed=seed)`` is its
     :class:`solver.Review`.  ``setting``: your rows ``"FRONT / MIDDLE / BACK"`` in
-    reading order, or ``"declare"``; ``best``: the best choice, the same way;
-    ``categories`` and ``best_categories`` their rows' categories (empty for a
-    declaration); ``discards`` and ``best_discards`` (16 or 17 cards dealt).  ``loss``:
+    reading order, or ``"declare"`` or ``"surrender"``; ``best``: the best choice, the same
+    way; ``categories`` and ``best_categories`` their rows' categories (empty for a
+    declaration or a surrender); ``discards`` and ``best_discards`` (16 or 17 cards dealt).  ``loss``:
     the best's mean score minus yours on the same deals (``-Review.diff``), ``loss_stderr``
     its standard error; both None for a foul that cannot be played (``playable`` False).
     ``tied``, ``is_best``, ``fouls``, ``rank``, ``ranked_among``: as in
@@ -516,11 +517,15 @@ def _grade(job) -> "HandGrade | str":
     return HandGrade(
         line=line, id=hand_id, cards=_hand_text(cards), rules=r.rules, cut=r.cut,
         players=r.players, samples=r.samples, seed=r.seed,
-        setting=DECLARE if r.declare else f"{r.front} / {r.middle} / {r.back}",
-        best=DECLARE if r.best_declares else f"{best.front} / {best.middle} / {best.back}",
+        setting=(DECLARE if r.declare else SURRENDER if r.surrender
+                 else f"{r.front} / {r.middle} / {r.back}"),
+        best=(DECLARE if r.best_declares else SURRENDER if r.best_surrenders
+              else f"{best.front} / {best.middle} / {best.back}"),
         categories=r.categories,
-        best_categories=("", "", "") if r.best_declares else tuple(best.categories),
-        discards=r.discards, best_discards="" if r.best_declares else best.discards,
+        best_categories=(("", "", "") if r.best_declares or r.best_surrenders
+                         else tuple(best.categories)),
+        discards=r.discards,
+        best_discards="" if r.best_declares or r.best_surrenders else best.discards,
         fouls=r.fouls, playable=r.playable, loss=loss, loss_stderr=r.diff_stderr,
         tied=r.tied, is_best=r.is_best, rank=r.rank, ranked_among=r.ranked_among,
         patterns=_patterns(r, rules, cut))
@@ -735,5 +740,7 @@ def _layout(report: SessionReport, costliest: int) -> str:
 def _setting_text(setting: str, categories: Sequence[str]) -> str:
     if setting == DECLARE:
         return "declare the automatic win"
+    if setting == SURRENDER:
+        return "surrender"
     rows = setting.split(" / ")
     return " / ".join(f"{row} ({label(c)})" if c else row for row, c in zip(rows, categories))

@@ -99,7 +99,8 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     players: seats at the table (``pagat``/``classic``: 2-4; default 4).
     opponents: instead of sampling, the opponents' settings for each sample: a sequence
         of samples, each a sequence of ``(front, middle, back)`` (add a fourth item
-        ``"declare"`` for a declared automatic win); the EV is then the mean over exactly
+        ``"declare"`` for a declared automatic win, ``"surrender"`` for a surrender:
+        docs/rules.md#surrender); the EV is then the mean over exactly
         those, with no randomness, and the answer is exact for them.  ``samples``, if
         given too, must be their number.
     policy: how each sampled opponent sets its hand: ``None`` or ``"table"`` (the default
