@@ -3,7 +3,8 @@
 A *setter* sets one hand: ``(cards, rules, cut) -> (front, middle, back)`` (texts or
 codes), optionally with a fourth item ``"declare"`` to declare an automatic win
 (``classic``; the rows the 13 cards that make it) or ``"surrender"`` to surrender where
-the rule set allows it (docs/rules.md#surrender).  Built-in setters (:func:`setter` makes them from a short text):
+the rule set allows it (docs/rules.md#surrender).  Built-in setters (:func:`setter`
+makes them from a short text):
 
 * ``solve`` -- :func:`solver.solve`, by default as ``solve(cards, rules)`` runs
   (``solve:samples=1000``: exactly 1000 deals; ``solve:effort=max``,

@@ -65,14 +65,13 @@ class Review:
     comparison must be on the same deals: the deal is the unit).  Where surrendering is
     the best choice, ``best_surrenders`` and ``best_ev`` is surrendering's mean
     (``best.ev_surrender_in_sample``); ``surrender``: your setting surrenders (its rows
-    are then "").  ``diff``,
-    ``diff_stderr``: your score minus the best's, deal by deal, averaged, and that mean's
-    standard error; ``tied`` when within two of them (the rule of
-    :attr:`solver.Alternative.tied`).  ``rank``: 1 + the number of ``choices`` (the
-    non-dominated legal arrangements, declaring where the hand holds an automatic
-    win, and surrendering where the rule set allows it) with a strictly higher mean, of ``ranked_among`` settings: the ``choices``, and
-    yours where it is not one of them (a dominated or fouled setting), so that the rank
-    is never past the last.  ``dominated_by``: a
+    are then "").  ``diff``, ``diff_stderr``: your score minus the best's, deal by deal,
+    averaged, and that mean's standard error; ``tied`` when within two of them (the rule
+    of :attr:`solver.Alternative.tied`).  ``rank``: 1 + the number of ``choices`` (the
+    non-dominated legal arrangements, declaring where the hand holds an automatic win,
+    and surrendering where the rule set allows it) with a strictly higher mean, of
+    ``ranked_among`` settings: the ``choices``, and yours where it is not one of them (a
+    dominated or fouled setting), so that the rank is never past the last.  ``dominated_by``: a
     non-dominated arrangement at least as strong in every row and earning at least its
     bonus units, and stronger in one (so it scores at least as much on every deal), or
     None.  ``fouls``: the orders a fouled setting breaks (``"front >= middle"``,

@@ -404,9 +404,10 @@ def pair_score(vals, fouled, auto, n, a, b, hr_a, hr_b, params, scheme):
         return units
     # Automatic wins (special hands): a declared hand is not compared; of two, the stronger
     # collects its units, equal strengths tie (docs/rules.md#special-hands; classic: a
-    # dragon beats the others).  A surrender settles its pairs alone (_surrender_units).  Against a fouled hand the automatic win alone settles the
-    # pair (the classic rules are silent; the declared hand is never compared, so no
-    # showdown exposes the foul: docs/rules.md#automatic-wins-and-fouls).
+    # dragon beats the others).  A surrender settles its pairs alone (_surrender_units).
+    # Against a fouled hand the automatic win alone settles the pair (the classic rules
+    # are silent; the declared hand is never compared, so no showdown exposes the foul:
+    # docs/rules.md#automatic-wins-and-fouls).
     auto_a = auto_of(auto, a)
     auto_b = auto_of(auto, b)
     if auto_a != AUTO_NONE or auto_b != AUTO_NONE:

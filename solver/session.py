@@ -108,13 +108,13 @@ def _row_patterns():
     for row in ROWS:
         out[f"{row}_too_strong"] = (
             f"{row.title()} too strong",
-            f"neither you nor the best declare, and your {row.title()} is a stronger row "
-            f"(a higher value on the rule set's one scale of rows) than the best "
-            f"setting's {row.title()}")
+            f"neither you nor the best declare or surrender, and your {row.title()} is a "
+            f"stronger row (a higher value on the rule set's one scale of rows) than the "
+            f"best setting's {row.title()}")
         out[f"{row}_too_weak"] = (
             f"{row.title()} too weak",
-            f"neither you nor the best declare, and your {row.title()} is a weaker row "
-            f"than the best setting's {row.title()}")
+            f"neither you nor the best declare or surrender, and your {row.title()} is a "
+            f"weaker row than the best setting's {row.title()}")
     return out
 
 
@@ -130,22 +130,29 @@ PATTERNS: dict[str, tuple[str, str]] = {
     "declared_wrongly": ("declared, better played",
                          "you declared the hand's automatic win, and playing the best "
                          "setting is worth more"),
+    "not_surrendered": ("surrender missed",
+                        "the rule set lets a player surrender, surrendering is the best "
+                        "choice, and you played the hand (or declared)"),
+    "surrendered_wrongly": ("surrendered, better played",
+                            "you surrendered, and playing the best setting (or declaring) "
+                            "is worth more"),
     **_row_patterns(),
     "pair_split": ("a pair split",
-                   "neither you nor the best declare, the best setting holds k >= 2 cards "
-                   "of one rank in one row (a pair, trips or quads; jokers aside), and no "
-                   "row of yours holds k cards of that rank: you spread them over rows or "
-                   "discarded one"),
+                   "neither you nor the best declare or surrender, the best setting holds "
+                   "k >= 2 cards of one rank in one row (a pair, trips or quads; jokers "
+                   "aside), and no row of yours holds k cards of that rank: you spread them "
+                   "over rows or discarded one"),
     "flush_broken": ("a flush broken",
-                     "neither you nor the best declare, and the best setting has more rows "
-                     "of category flush, paired flush or straight flush than yours"),
+                     "neither you nor the best declare or surrender, and the best setting "
+                     "has more rows of category flush, paired flush or straight flush than "
+                     "yours"),
     "straight_broken": ("a straight broken",
-                        "neither you nor the best declare, and the best setting has more "
-                        "rows of category straight or straight flush than yours"),
+                        "neither you nor the best declare or surrender, and the best setting "
+                        "has more rows of category straight or straight flush than yours"),
     "discards_differ": ("other discards",
                         "in a rule set that deals more than 13 cards (16 or 17), neither "
-                        "you nor the best declare, and the cards you discard are not the "
-                        "best setting's"),
+                        "you nor the best declare or surrender, and the cards you discard "
+                        "are not the best setting's"),
 }
 
 
@@ -158,6 +165,10 @@ def _patterns(r: Review, rules, cut) -> tuple[str, ...]:
         found.add("not_declared")
     if r.declare and not r.best_declares:
         found.add("declared_wrongly")
+    if r.best_surrenders and not r.surrender:
+        found.add("not_surrendered")
+    if r.surrender and not r.best_surrenders:
+        found.add("surrendered_wrongly")
     if not (r.declare or r.best_declares or r.surrender or r.best_surrenders):
         best = r.best
         mine, theirs = (r.front, r.middle, r.back), (best.front, best.middle, best.back)
@@ -218,11 +229,12 @@ class HandGrade:
     ``seed``: the seed it was graded with (:func:`hand_seed`), so ``review(cards,
     setting, rules, cut, players=players, samples=samples, seed=seed)`` is its
     :class:`solver.Review`.  ``setting``: your rows ``"FRONT / MIDDLE / BACK"`` in
-    reading order, or ``"declare"`` or ``"surrender"``; ``best``: the best choice, the same
-    way; ``categories`` and ``best_categories`` their rows' categories (empty for a
-    declaration or a surrender); ``discards`` and ``best_discards`` (16 or 17 cards dealt).  ``loss``:
-    the best's mean score minus yours on the same deals (``-Review.diff``), ``loss_stderr``
-    its standard error; both None for a foul that cannot be played (``playable`` False).
+    reading order, or ``"declare"`` or ``"surrender"``; ``best``: the best choice, the
+    same way; ``categories`` and ``best_categories`` their rows' categories (empty for a
+    declaration or a surrender); ``discards`` and ``best_discards`` (16 or 17 cards
+    dealt).  ``loss``: the best's mean score minus yours on the same deals
+    (``-Review.diff``), ``loss_stderr`` its standard error; both None for a foul that
+    cannot be played (``playable`` False).
     ``tied``, ``is_best``, ``fouls``, ``rank``, ``ranked_among``: as in
     :class:`solver.Review`.  ``patterns``: the names of :data:`PATTERNS` it shows.
     """

@@ -295,3 +295,63 @@ def test_the_command_line_settles_a_surrender(tmp_path):
     out = subprocess.run([sys.executable, "-m", "solver", "settle", *seats, "--surrender",
                           "0"], capture_output=True, text=True)
     assert out.returncode != 0 and "the joker rule set has no surrender" in out.stderr
+
+
+def test_solve_and_review_on_the_command_line_say_what_the_library_says(surrender_file,
+                                                                         capsys):
+    from solver import __main__ as cli
+
+    def run(*argv):
+        code = cli.main([str(a) for a in argv])
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        return out
+
+    sol = solver.solve(BAD, surrender_file, players=3, samples=60, seed=1)   # (trains it)
+    data = json.loads(run("solve", BAD, "--rules", surrender_file, "--players", 3,
+                          "--samples", 60, "--seed", 1, "--json"))
+    assert data["surrender"] == sol.surrender is not None
+    assert (data["action"], data["action_ev"], data["ev_surrender"]) == \
+        (sol.action, sol.action_ev, sol.ev_surrender)
+    text = run("solve", BAD, "--rules", surrender_file, "--players", 3, "--samples", 60,
+               "--seed", 1)
+    said = (("SURRENDER (pay 1", f"surrendering: EV {sol.ev_surrender:+.3f}")
+            if sol.surrender else
+            ("play, do not surrender (pay 1", f"surrendering EV {sol.ev_surrender:+.3f}"))
+    assert all(line in text for line in said)
+    r = solver.review(BAD, "surrender", surrender_file, players=3, samples=60, seed=1)
+    data = json.loads(run("review", BAD, "--setting", "surrender", "--rules", surrender_file,
+                          "--players", 3, "--samples", 60, "--seed", 1, "--json"))
+    assert data["surrender"] is True and data["diff"] == r.diff and data["rank"] == r.rank
+    assert "yours: surrender" in run("review", BAD, "--setting", "surrender", "--rules",
+                                     surrender_file, "--players", 3, "--samples", 60)
+
+
+def test_a_session_grades_surrenders(surrender_file):
+    """review --batch: a setting may be "surrender"; each hand is review's own grade, and
+    the patterns say a surrender missed or made where playing is worth more."""
+    from solver.session import review_many
+    played = "2c 3d 4h / 5s 7c 8d 9h Jc / Qd 6s 3h 4c 2d"
+    good = "5c 6c 7c / 9h 9d 9c 2h 2d / As Ks Qs Js Ts"
+    hands = [dict(cards=BAD, setting="surrender"), dict(cards=BAD, setting=played),
+             dict(cards=GOOD, setting="surrender"), dict(cards=GOOD, setting=good)]
+    report = review_many(hands, rules=surrender_file, players=3, samples=60, seed=4,
+                         workers=1)
+    assert not report.skipped and len(report.grades) == 4
+    surrendered = 0
+    for g in report.grades:
+        r = solver.review(g.cards, g.setting, surrender_file, players=3, samples=60,
+                          seed=g.seed)
+        assert g.loss == -r.diff and g.rank == r.rank
+        assert g.best == ("surrender" if r.best_surrenders else
+                          f"{r.best.front} / {r.best.middle} / {r.best.back}")
+        assert ("surrendered_wrongly" in g.patterns) == (r.surrender and not r.best_surrenders)
+        assert ("not_surrendered" in g.patterns) == (r.best_surrenders and not r.surrender)
+        surrendered += g.setting == "surrender"
+        if g.setting == "surrender":
+            assert g.categories == ("", "", "")
+    assert surrendered == 2
+    # GOOD (a royal flush, trips, two pairs) is worth playing: surrendering it is a mistake.
+    assert "surrendered_wrongly" in report.grades[2].patterns
+    assert "yours: surrender" not in str(report) and "surrender" in str(report)
+    assert "surrender" in report.to_html()
