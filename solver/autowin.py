@@ -1,10 +1,11 @@
 """Special hands (automatic wins, docs/rules.md#special-hands): the catalogue of every one
 a rule set may play, found in 13 cards of the plain 52-card pack.
 
-``classic`` plays four (dragon, six pairs, three flushes, three straights); the others
-are the special hands of 十三水.  Each is a ``KIND_*`` code, 1 + its index in
-:data:`solver.rules.AUTOMATIC_WINS`; :func:`holds_kind` tests one, :func:`best_kind`
-finds the first of a rule set's order (:func:`kind_order`, strongest first)."""
+``classic`` plays four (dragon, six pairs, three flushes, three straights); most others
+are the special hands of 十三水, and one is Mậu Binh's (twelve of one colour).  Each is a
+``KIND_*`` code, 1 + its index in :data:`solver.rules.AUTOMATIC_WINS`; :func:`holds_kind`
+tests one, :func:`best_kind` finds the first of a rule set's order (:func:`kind_order`,
+strongest first)."""
 from __future__ import annotations
 
 import functools
@@ -22,9 +23,9 @@ from .rules import AUTOMATIC_WINS, RuleSet, rule_set
 (KIND_NONE, KIND_DRAGON, KIND_SIX_PAIRS, KIND_THREE_FLUSHES, KIND_THREE_STRAIGHTS,
  KIND_SUITED_DRAGON, KIND_TWELVE_ROYALS, KIND_THREE_STRAIGHT_FLUSHES, KIND_THREE_QUADS,
  KIND_ALL_BIG, KIND_ALL_SMALL, KIND_ALL_ONE_COLOUR, KIND_FOUR_TRIPS,
- KIND_FIVE_PAIRS_AND_TRIPS) = range(1 + len(AUTOMATIC_WINS))
+ KIND_FIVE_PAIRS_AND_TRIPS, KIND_TWELVE_ONE_COLOUR) = range(1 + len(AUTOMATIC_WINS))
 KIND_NAMES = (None,) + AUTOMATIC_WINS
-assert KIND_NAMES[KIND_FIVE_PAIRS_AND_TRIPS] == "five_pairs_and_trips"
+assert KIND_NAMES[KIND_TWELVE_ONE_COLOUR] == "twelve_one_colour"
 # classic's order of search: a dragon first, then the others (worth the same) as named.
 CLASSIC_ORDER = np.array([KIND_DRAGON, KIND_SIX_PAIRS, KIND_THREE_FLUSHES,
                           KIND_THREE_STRAIGHTS], np.int64)
@@ -244,6 +245,9 @@ def _holds(codes, rank_counts, suit_counts, kind):
         return True
     if kind == KIND_ALL_ONE_COLOUR:           # all black (spades, clubs) or all red
         return suit_counts[0] + suit_counts[3] == 13 or suit_counts[1] + suit_counts[2] == 13
+    if kind == KIND_TWELVE_ONE_COLOUR:        # Mậu Binh's 12 lá đồng màu: at least twelve
+        black = suit_counts[0] + suit_counts[3]             # black or twelve red (thirteen
+        return black >= 12 or black <= 1                    # hold twelve too)
     if kind == KIND_FOUR_TRIPS:
         trips = 0
         for r in range(13):
@@ -289,11 +293,12 @@ def best_kind(codes, order):
 # (docs/rules.md#special-hands-with-jokers-and-longer-deals.)  The kernels above read 13
 # cards of the plain pack; these read any hand.  A special is a *shape*: 13 slots, each
 # for a given card (three straight flushes), a rank (a dragon, pairs, trips, quads,
-# straights), a suit (three flushes), a class of cards (all big: ranks 8 to A) or any
-# card at all (the one card beside six pairs, three quads or four trips).  A hand holds
-# the special when 13 of its cards fill some shape of it: a real card a slot it fits, a
-# joker -- where jokers are wild -- any slot, and where they are not, only an any-card
-# slot (a joker that is not wild is a card of no rank and no suit).  The real cards that
+# straights), a suit (three flushes), a class of cards (all big: ranks 8 to A; a colour)
+# or any card at all (the one card beside six pairs, three quads, four trips or twelve of
+# one colour).  A hand holds the special when 13 of its cards fill some shape of it: a
+# real card a slot it fits, a joker -- where jokers are wild -- any slot, and where they
+# are not, only an any-card slot (a joker that is not wild is a card of no rank and no
+# suit).  The real cards that
 # can fill a shape's fitted slots are, slot kind by slot kind, min(held, slots) summed
 # (the slots of one shape are all of one kind, so no card is wanted by two kinds); the
 # hand holds the special when those are all the fitted slots, or, with wild jokers, when
@@ -493,6 +498,8 @@ def _filled(kind, ranks, suits, cards):
         return min(fitting, 13), 13
     if kind == KIND_ALL_ONE_COLOUR:
         return min(max(suits[0] + suits[3], suits[1] + suits[2]), 13), 13
+    if kind == KIND_TWELVE_ONE_COLOUR:    # twelve of one colour, and any one card
+        return min(max(suits[0] + suits[3], suits[1] + suits[2]), 12), 12
     if kind == KIND_THREE_QUADS:
         return _largest_filled(ranks, 4, 3), 12
     if kind == KIND_FOUR_TRIPS:
@@ -701,6 +708,8 @@ def _shape(kind: int, codes: list[int]) -> list[list[tuple]]:
         flat = [("ranks", 0, RANK_EIGHT)] * 13
     elif kind == KIND_ALL_ONE_COLOUR:
         flat = [("colour", int(suits[1] + suits[2] > suits[0] + suits[3]))] * 13
+    elif kind == KIND_TWELVE_ONE_COLOUR:
+        flat = [("colour", int(suits[1] + suits[2] > suits[0] + suits[3]))] * 12 + [("any",)]
     elif kind in (KIND_THREE_QUADS, KIND_FOUR_TRIPS):
         size, count = (4, 3) if kind == KIND_THREE_QUADS else (3, 4)
         chosen = sorted(range(13), key=lambda r: -min(ranks[r], size))[:count]

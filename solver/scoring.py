@@ -32,7 +32,7 @@ from .tables import CATEGORY_SHIFT
 # HOME_RUN_STRIDE * a + b): with a stride of 4, five seats' bits overlapped (seat 0 against
 # seat 4 is seat 1 against seat 0).  A constant, so the kernels' shifts cost the same.
 HOME_RUN_STRIDE = 8
-AUTO_NONE = 0                     # no automatic win; else the special's code (1..13)
+AUTO_NONE = 0                     # no automatic win; else the special's code (1..14)
 AUTO_BITS = 4                     # bits a seat in ``auto``
 N_AUTO_CODES = 1 + len(AUTOMATIC_WINS)
 # A seat that surrendered (docs/rules.md#surrender): not compared, like a declared special,

@@ -380,10 +380,11 @@ def _qualifies(cards13, name):
     raise ValueError("unknown automatic win %r" % (name,))
 
 
-# The whole special-hand catalogue (#special-hands): classic's four, then 十三水's others.
+# The whole special-hand catalogue (#special-hands): classic's four, then 十三水's others,
+# then Mậu Binh's twelve of one colour.
 SPECIAL_HANDS = AUTOMATIC_WINS + (
     "suited_dragon", "twelve_royals", "three_straight_flushes", "three_quads", "all_big",
-    "all_small", "all_one_colour", "four_trips", "five_pairs_and_trips")
+    "all_small", "all_one_colour", "four_trips", "five_pairs_and_trips", "twelve_one_colour")
 
 
 def _is_front_straight_flush(cards):
@@ -418,6 +419,9 @@ def holds_special(cards13, name):
     if name == "all_one_colour":              # all spades and clubs, or hearts and diamonds
         suits = {c[1] for c in cards13}
         return suits <= set("sc") or suits <= set("hd")
+    if name == "twelve_one_colour":           # some twelve of the cards all red or all black
+        return any(all(c[1] in colour for c in twelve)
+                   for twelve in combinations(cards13, 12) for colour in ("sc", "hd"))
     if name == "four_trips":                  # four trips of different ranks, and one card
         return any(all(per_rank[r] >= 3 for r in four)
                    for four in combinations(sorted(per_rank), 4))
@@ -473,7 +477,7 @@ def special_hands(cards13):
 def holds_special_literally(cards, name, wild=True):
     """By the definition: some 13 of ``cards``, wild jokers replaced by any cards (a joker
     that is not wild is a card of no rank and no suit: it can only be the one card beside
-    six pairs, three quads or four trips)."""
+    six pairs, three quads, four trips or twelve of one colour)."""
     cards = parse(cards) if isinstance(cards, str) else list(cards)
     for kept in set(combinations(sorted(cards), 13)):
         real = [c for c in kept if c != JOKER]
@@ -485,7 +489,8 @@ def holds_special_literally(cards, name, wild=True):
             for substitutes in combinations_with_replacement(DECK52, jokers):
                 if holds_special(real + list(substitutes), name):
                     return True
-        elif jokers == 1 and name in ("six_pairs", "three_quads", "four_trips"):
+        elif jokers == 1 and name in ("six_pairs", "three_quads", "four_trips",
+                                      "twelve_one_colour"):
             # The joker can only be the one card: the other 12 must be the rest.
             if _twelve_make(real, name):
                 return True
@@ -493,7 +498,10 @@ def holds_special_literally(cards, name, wild=True):
 
 
 def _twelve_make(real12, name):
-    """Twelve real cards are six pairs, three quads or four trips by themselves."""
+    """Twelve real cards are six pairs, three quads, four trips or twelve of one colour by
+    themselves."""
+    if name == "twelve_one_colour":
+        return all(c[1] in "sc" for c in real12) or all(c[1] in "hd" for c in real12)
     per_rank = Counter(c[0] for c in real12)
     if name == "six_pairs":
         return sum(n // 2 for n in per_rank.values()) >= 6
@@ -538,6 +546,10 @@ def _shapes(name, real, jokers):
         colour = lambda c: "red" if c[1] in "hd" else "black"
         for which in ("black", "red"):
             yield colour, Counter([which] * 13), 0
+    elif name == "twelve_one_colour":
+        colour = lambda c: "red" if c[1] in "hd" else "black"
+        for which in ("black", "red"):
+            yield colour, Counter([which] * 12), 1
     elif name in ("three_quads", "four_trips"):
         size, count = (4, 3) if name == "three_quads" else (3, 4)
         for ranks in combinations(RANKS, count):

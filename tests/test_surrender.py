@@ -85,6 +85,25 @@ def test_the_core_settles_surrenders_as_the_reference(rng):
     assert schemes >= {SCHEME_GENERAL, 2, 3, 4}        # general, western, eastern, mandarin
 
 
+def test_every_special_and_the_surrender_fit_a_seat_s_bits_apart():
+    """The core keeps a seat's special or surrender in AUTO_BITS bits: every special's
+    code (1 + its index in the catalogue, solver.autowin's KIND_*) and the surrender's are
+    distinct and fit, and each reads back at every seat of the largest table (a special
+    added to the catalogue past the capacity fails here, not in a settlement)."""
+    from solver.autowin import KIND_NAMES
+    from solver.rules import SEAT_COUNTS
+    codes = [scoring.AUTO_NONE] + [KIND_NAMES.index(n) for n in AUTOMATIC_WINS] + [SURRENDER]
+    assert len(set(codes)) == len(codes) == len(AUTOMATIC_WINS) + 2
+    assert max(codes) < 1 << scoring.AUTO_BITS and SURRENDER not in codes[:-1]
+    n = max(SEAT_COUNTS)
+    for code in codes:
+        for seat in range(n):
+            auto = [scoring.AUTO_NONE] * n
+            auto[seat] = code
+            _, bits = scoring.pack_flags([False] * n, auto)
+            assert [int(scoring.auto_of(bits, s)) for s in range(n)] == auto
+
+
 def test_a_rule_set_with_surrender_is_never_scored_by_the_scoop_or_rows_kernels():
     for name in ("joker", "pagat", "bonus"):
         rules = _with_surrender(rule_set(name), 2)
