@@ -578,17 +578,24 @@ def kind_order(rules: RuleSet) -> np.ndarray:
     return np.array([KIND_NAMES.index(n) for n in rules.automatic_win_order()], np.int64)
 
 
+def special_finder(rules: RuleSet):
+    """``find(codes) -> KIND_*``: :func:`special_of` for one rule set, its order and kernel
+    looked up once (for many hands)."""
+    if not rules.automatic_wins:
+        return lambda codes: KIND_NONE
+    order = kind_order(rules)
+    if rules.plain_deal:
+        plain = runnable(best_kind)
+        return lambda codes: int(plain(np.asarray(codes, np.int64), order))
+    any_deck, wild = runnable(best_kind_any), rules.automatic_wins_wild
+    return lambda codes: int(any_deck(np.asarray(codes, np.int64), order, wild))
+
+
 def special_of(codes, rules: RuleSet) -> int:
     """The strongest of the rule set's specials (``KIND_*``, :func:`kind_order`) that a
     hand of the rule set holds -- the cards dealt (13 of them make it) or the 13 set --
     or ``KIND_NONE``; by the kernel that fits the rule set's deck (``RuleSet.plain_deal``)."""
-    if not rules.automatic_wins:
-        return KIND_NONE
-    codes = np.asarray(codes, np.int64)
-    if rules.plain_deal:
-        return int(runnable(best_kind)(codes, kind_order(rules)))
-    return int(runnable(best_kind_any)(codes, kind_order(rules),
-                                       rules.automatic_wins_wild))
+    return special_finder(rules)(codes)
 
 
 def holds_special(codes, kind: int, rules: RuleSet) -> bool:

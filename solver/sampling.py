@@ -37,7 +37,7 @@ import numpy as np
 from . import _progress
 from . import pool as _pool
 from ._checks import check_int, check_signature, function_name, is_int
-from .autowin import special_of, special_split
+from .autowin import special_finder, special_of, special_split
 from .cards import (CardsLike, _plain_codes, card_name, deck_codes, format_cards,
                     parse_codes, to_codes)
 from .policy import POLICY_NAMES, builtin_policy, set_hands
@@ -381,8 +381,9 @@ def sampled_opponents(hand: Hand, samples: int, seed: int, policy) -> Opponents:
         auto = np.zeros(hands.shape[:2], np.int8)
         if rs.automatic_wins and not rs.automatic_wins_declared:
             # Specials count however the policy set them: a hand holding one is it.
+            special = special_finder(rs)                   # (looked up once)
             for s, j in np.ndindex(*hands.shape[:2]):
-                auto[s, j] = special_of(hands[s, j], rs)
+                auto[s, j] = special(hands[s, j])
             fouled &= auto == 0
     return Opponents(vals, fouled, auto)
 
