@@ -8,7 +8,12 @@ that name cannot be read by a plain ``import solver`` of the same folder.
 
     mkdir /tmp/solver-old && git archive COMMIT solver | tar -x -C /tmp/solver-old
     cd benchmarks && PYTHONPATH=..:. python3 compare_answers.py /tmp/solver-old \
-        [hands, default 150] [hands at samples=1000, default 15]
+        [hands, default 150] [hands at samples=1000, default 15] [tables: RULES:SEATS,...]
+
+The tables default to the six built-ins' (TABLES); a fourth argument names others, e.g.
+``shisanshui:4,mau-binh:2`` (a house rule set or a regional game, at 4 or 2 seats; a
+rule set the old checkout does not know needs an old checkout that does).  ``--text``
+(anywhere) also compares ``str(solution)``, where both checkouts print the same layout.
 """
 import sys
 
@@ -33,26 +38,37 @@ TABLES = [("joker", 4), ("bonus", 4), ("pagat", 4), ("pagat", 2), ("classic", 4)
           ("pusoy", 4), ("pusoy", 2)]
 
 
-def main(root: str, n_default: int, n_1000: int) -> None:
+def _table(text: str) -> tuple[str, int]:
+    rules, _, seats = text.rpartition(":")
+    if rules not in tsb.CASES:                  # no cut (only bonus has one)
+        tsb.CASES[rules] = (solver.rule_set(rules).cards_dealt, None)
+    return rules, int(seats)
+
+
+def main(root: str, n_default: int, n_1000: int, tables=TABLES, text=False) -> None:
     old = _load_old(root)
     numba.set_num_threads(1)
     print("| rule set | seats | samples | hands | same answers |\n|---|---:|---:|---:|---|",
           flush=True)
     known = set(old.RULE_SET_NAMES) & set(solver.RULE_SET_NAMES)
-    for rules, players in TABLES:
+    for rules, players in tables:
         if rules not in known:
             print(f"| `{rules}` | {players} | - | - | (not in both packages) |", flush=True)
             continue
         for samples, n in ((None, n_default), (1000, n_1000)):
             hands, cut = tsb._hands(rules, n)
-            differ = sum(
-                _answer(old.solve(hand, rules, cut, players=players, samples=samples))
-                != _answer(solver.solve(hand, rules, cut, players=players, samples=samples))
-                for hand in hands)
+            differ = 0
+            for hand in hands:
+                a = old.solve(hand, rules, cut, players=players, samples=samples)
+                b = solver.solve(hand, rules, cut, players=players, samples=samples)
+                differ += _answer(a) != _answer(b) or (text and str(a) != str(b))
             print(f"| `{rules}` | {players} | {samples or 'default'} | {n} | "
                   f"{'yes' if not differ else f'NO ({differ} differ)'} |", flush=True)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 150,
-         int(sys.argv[3]) if len(sys.argv) > 3 else 15)
+    text = "--text" in sys.argv
+    args = [a for a in sys.argv[1:] if a != "--text"]
+    main(args[0], int(args[1]) if len(args) > 1 else 150,
+         int(args[2]) if len(args) > 2 else 15,
+         [_table(t) for t in args[3].split(",")] if len(args) > 3 else TABLES, text)

@@ -10,7 +10,7 @@
                       [--batch FILE] [--workers N] [--quiet]
     python3 -m solver eval ROW ... [--rules joker] [--cut 4c] [--json]
     python3 -m solver settle SEAT ... [--rules joker] [--cut 4c] [--declare SEAT[,SEAT]]
-                      [--json]
+                      [--surrender SEAT[,SEAT]] [--json]
     python3 -m solver deal [--rules joker] [--cut 4c] [--seed N] [--players N] [--json]
     python3 -m solver review CARDS ... --setting 'FRONT / MIDDLE / BACK' [--rules joker]
                       [--cut 4c] [--players N] [--samples 1000] [--seed 0] [--json]
@@ -157,6 +157,10 @@ def _parser() -> argparse.ArgumentParser:
                    metavar="SEAT[,SEAT]",
                    help="seats that declare an automatic win (classic): '--declare 0', "
                         "'--declare 0,2' or '--declare 0 --declare 2'")
+    t.add_argument("--surrender", type=_seat_numbers, action="append", default=None,
+                   metavar="SEAT[,SEAT]",
+                   help="seats that surrender, where the rule set allows it "
+                        "(docs/rules.md#surrender), given as --declare's")
 
     d = sub.add_parser("deal", formatter_class=Formatter, help="a random deal to try",
                        description="A random deal (the first deal of a "
@@ -179,8 +183,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("cards", nargs="*", help="the hand, as separate words or one quoted string")
     r.add_argument("--setting", default=None,
                    help="your rows 'FRONT / MIDDLE / BACK' (quoted; '|' works too), or "
-                        "'declare' (classic: declare the hand's automatic win); required "
-                        "with the cards")
+                        "'declare' (classic: declare the hand's automatic win), or "
+                        "'surrender' (where the rule set allows it); required with the cards")
     rules_options(r)
     r.add_argument("--players", type=int, default=None,
                    help="seats at the table (default: the rule set's largest, 4)")
@@ -546,13 +550,16 @@ def _split_seat(seat: int, text: str) -> tuple[str, str, str]:
 def _settle(args) -> int:
     seats = [_split_seat(i, text) for i, text in enumerate(args.seats)]
     declared = [seat for seats_given in args.declare or () for seat in seats_given] or None
-    settlement = solver.settle(seats, args.rules, args.cut, declared=declared, detail=True)
+    surrendered = [seat for given in args.surrender or () for seat in given] or None
+    settlement = solver.settle(seats, args.rules, args.cut, declared=declared, detail=True,
+                               surrendered=surrendered)
     if args.json:
         _print_json(dataclasses.asdict(settlement))
         return 0
     categories = [[solver.row_value(r, args.rules, args.cut).category for r in seat]
                   for seat in seats]
-    print(settlement_text(settlement, seats, categories, declared=declared or ()))
+    print(settlement_text(settlement, seats, categories, declared=declared or (),
+                          surrendered=surrendered or ()))
     return 0
 
 

@@ -11,7 +11,7 @@ import html
 from typing import Optional
 
 from .display import label
-from .review import DECLARE
+from .review import DECLARE, SURRENDER
 
 _SUITS = {"s": ("♠", "k"), "h": ("♥", "r"), "d": ("♦", "r"), "c": ("♣", "k")}
 
@@ -62,6 +62,8 @@ def _cards(text: str) -> str:
 def _setting(setting: str, categories, discards: str = "") -> str:
     if setting == DECLARE:
         return "declare the automatic win"
+    if setting == SURRENDER:
+        return "surrender"
     parts = []
     for row, category in zip(setting.split(" / "), categories):
         cat = f'<span class="cat">{html.escape(label(category))}</span>' if category else ""

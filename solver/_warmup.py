@@ -82,13 +82,15 @@ def later_kernels(rules="classic"):
     has automatic wins, the check for them (about 4.3, 1 and 2 s of compiling, against a
     tenth to a few tenths of a second as Python for the search of most hands, seconds
     for a rare 17-card one, and tens of milliseconds for the others)."""
-    from .autowin import best_kind
-    from .policy import _declared_automatic_wins
+    from .autowin import best_kind, best_kind_any
+    from .policy import _declared_automatic_wins, _declared_automatic_wins_any
     from .scoring import describer
     from .search import nondominated_arrangements
     rs = _rule_set(rules)
+    specials = ([_declared_automatic_wins, best_kind] if rs.plain_deal
+                else [_declared_automatic_wins_any, best_kind_any])
     return [nondominated_arrangements, describer(rs.scheme)] + (
-        [_declared_automatic_wins, best_kind] if rs.automatic_wins else [])
+        specials if rs.automatic_wins else [])
 
 
 def _opponents_of(cand):
@@ -126,11 +128,17 @@ def compile_them(rules="classic", ready=None, cut=None) -> None:
                                             (codes, placeholder_tables(), params)))
     _describe_once(rules)
     if rs.automatic_wins:
-        from .autowin import best_kind, kind_order
-        from .policy import _declared_automatic_wins
+        from .autowin import best_kind, best_kind_any, kind_order
+        from .policy import _declared_automatic_wins, _declared_automatic_wins_any
         hands = codes.reshape(1, 1, 13)
-        _declared_automatic_wins(hands, np.zeros((1, 1), np.int8), kind_order(rs), 0, 1)
-        best_kind(codes, kind_order(rs))       # (also called on its own: the solver's hand)
+        auto = np.zeros((1, 1), np.int8)
+        if rs.plain_deal:
+            _declared_automatic_wins(hands, auto, kind_order(rs), 0, 1)
+            best_kind(codes, kind_order(rs))   # (also called on its own: the solver's hand)
+        else:
+            wild = rs.automatic_wins_wild
+            _declared_automatic_wins_any(hands, auto, kind_order(rs), wild, 0, 1)
+            best_kind_any(codes, kind_order(rs), wild)
 
 
 def _say_ready() -> None:

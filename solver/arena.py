@@ -2,7 +2,9 @@
 
 A *setter* sets one hand: ``(cards, rules, cut) -> (front, middle, back)`` (texts or
 codes), optionally with a fourth item ``"declare"`` to declare an automatic win
-(``classic``).  Built-in setters (:func:`setter` makes them from a short text):
+(``classic``; the rows the 13 cards that make it) or ``"surrender"`` to surrender where
+the rule set allows it (docs/rules.md#surrender).  Built-in setters (:func:`setter`
+makes them from a short text):
 
 * ``solve`` -- :func:`solver.solve`, by default as ``solve(cards, rules)`` runs
   (``solve:samples=1000``: exactly 1000 deals; ``solve:effort=max``,
@@ -90,8 +92,10 @@ class SolveSetter(Setter):
         sol = solve(cards, rules, cut, samples=self.samples, seed=seed, players=players,
                     policy=self.model, top=0, holdout=0, precision=self.precision,
                     effort=self.effort, pool=self.pool)     # only the setting is used
+        if sol.declare:
+            return tuple(sol.declare_rows) + ("declare",)
         rows = (sol.front, sol.middle, sol.back)
-        return rows + ("declare",) if sol.declare else rows
+        return rows + ("surrender",) if sol.surrender else rows
 
 
 @dataclass(frozen=True)
@@ -99,16 +103,16 @@ class ModelSetter(Setter):
     """An opponent model's own setting of the hand (no sampling): ``model`` is a policy
     name (``table``, ``field``, ``sbf``) or a :class:`solver.model.TableModel`.  Holding
     an automatic win (``classic``), it declares, as the sampled opponents of
-    :func:`solver.solve` do."""
+    :func:`solver.solve` do (it never surrenders: it has no estimate of the hand here)."""
     model: Any = None
 
     def set(self, cards, rules, cut, players, seed):
-        from .quickset import quick_set
-        rows = quick_set(cards, rules, cut, players=players, policy=self.model)
         from .autowin import automatic_win
-        if rules.automatic_wins and automatic_win(" ".join(rows), rules) is not None:
-            return tuple(rows) + ("declare",)
-        return rows
+        win = automatic_win(cards, rules) if rules.automatic_wins else None
+        if win is not None:
+            return (win.front, win.middle, win.back, "declare")
+        from .quickset import quick_set
+        return quick_set(cards, rules, cut, players=players, policy=self.model)
 
 
 @dataclass(frozen=True)
@@ -285,17 +289,18 @@ def _setter_seed(seed: int, index: int, hand: int, side: int) -> int:
 
 
 def _check_setting(rows, hand: str, rs: RuleSet, cut, who: str):
-    """The setting as (front, middle, back) texts and whether it declares; ValueError
-    unless it is 13 of the hand's own cards in rows of 3, 5 and 5."""
+    """The setting as (front, middle, back) texts and its fourth item ("declare",
+    "surrender" or None); ValueError unless it is 13 of the hand's own cards in rows of
+    3, 5 and 5."""
     returned = rows
     try:
         rows = [] if isinstance(rows, (str, bytes)) else list(rows)
     except TypeError:                                # None, a number: not a setting
         rows = []
-    declare = len(rows) == 4 and isinstance(rows[3], str) and rows[3] == "declare"
-    if len(rows) not in (3, 4) or (len(rows) == 4 and not declare):
+    action = rows[3] if len(rows) == 4 and rows[3] in ("declare", "surrender") else None
+    if len(rows) not in (3, 4) or (len(rows) == 4 and action is None):
         raise ValueError(f"{who} returned {returned!r} for {hand!r}: a setting is "
-                         f"(front, middle, back), optionally with 'declare'")
+                         f"(front, middle, back), optionally with 'declare' or 'surrender'")
     texts = []
     for name, size, row in zip(("front", "middle", "back"), (3, 5, 5), rows[:3]):
         codes = to_codes(row, rs)
@@ -305,9 +310,11 @@ def _check_setting(rows, hand: str, rs: RuleSet, cut, who: str):
     used = Counter(" ".join(texts).split())
     if used - Counter(hand.split()):
         raise ValueError(f"{who} set cards that are not in the hand {hand!r}: {texts}")
-    if declare and not rs.automatic_wins:
+    if action == "declare" and not rs.automatic_wins:
         raise ValueError(f"{who} declared an automatic win; {rs.name} has none")
-    return tuple(texts), declare
+    if action == "surrender" and not rs.surrender_cost:
+        raise ValueError(f"{who} surrendered; {rs.name} has no surrender")
+    return tuple(texts), action
 
 
 @dataclass
@@ -330,20 +337,22 @@ def _play_deal(a: Setter, b: Setter, rs: RuleSet, n_seats: int, layout: str, see
             start = time.perf_counter()
             rows = player.set(hand, rs, cut, n_seats, _setter_seed(seed, index, h, side))
             seconds[side].append(time.perf_counter() - start)
-            texts, declare = _check_setting(rows, hand, rs, cut, f"setter {player.name!r}")
+            texts, action = _check_setting(rows, hand, rs, cut, f"setter {player.name!r}")
             legal = is_legal(*texts, rs, cut)
-            if not legal and not declare:
+            if not legal and action is None:
                 if not (rs.foul_penalty or rs.foul_loses_rows):
                     raise ValueError(f"setter {player.name!r} fouled {hand!r} as {texts}: "
                                      f"{rs.name} does not allow a fouled arrangement")
                 fouls[side] += 1
-            mine.append((texts, declare))
+            mine.append((texts, action))
         settings.append(mine)
     total = plays = 0
     for seats in _seating(layout, n_seats):
         table = [settings[0 if s in seats else 1][s] for s in range(n_seats)]
-        declared = [s for s in range(n_seats) if table[s][1]]
-        scores = settle([t[0] for t in table], rs, cut, declared=declared or None)
+        declared = [s for s in range(n_seats) if table[s][1] == "declare"]
+        surrendered = [s for s in range(n_seats) if table[s][1] == "surrender"]
+        scores = settle([t[0] for t in table], rs, cut, declared=declared or None,
+                        surrendered=surrendered or None)
         total += sum(scores[s] for s in seats)
         plays += len(seats)
     return _DealResult(index, total / plays, seconds, tuple(fouls))

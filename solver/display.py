@@ -227,7 +227,8 @@ def foul_text(rules: RuleSet) -> str:
 
 
 def solution_text(sol) -> str:
-    """The layout of ``str(Solution)``: a declaration first when it beats playing, the
+    """The layout of ``str(Solution)``: a declaration or a surrender first when it beats
+    playing, the
     rows with their hands and win/tie/loss rates, the EV and what its numbers mean, the
     scoop / home-run odds where the rule set has them, and the alternatives with their
     paired differences from the best."""
@@ -240,9 +241,20 @@ def solution_text(sol) -> str:
                  if tied else "")
     if sol.declare:
         lines.append(f"{title}: DECLARE the automatic win ({label(sol.automatic_win)})")
+        if sol.declare_discards:       # (16 or 17 dealt: which 13 make it)
+            lines.append(f"  with {arrangement_text(sol.declare_rows)}, discarding "
+                         f"{sol.declare_discards}")
         lines.append(f"  declaring: EV {sol.ev_declare:+.3f} {_pm(sol.stderr_declare)} units a "
                      f"deal; playing the best setting: EV {sol.ev:+.3f}")
-        lines.append(_declaring_note(sol))
+        lines.append(_action_note(sol, "declaring", sol.ev_declare_in_sample))
+        lines.append("if you play the hand instead, the best setting is")
+    elif sol.surrender:
+        lines.append(f"{title}: SURRENDER (pay {rs.surrender_cost} to each other player "
+                     f"still in the hand)")
+        lines.append(f"  surrendering: EV {sol.ev_surrender:+.3f} "
+                     f"{_pm(sol.stderr_surrender)} units a deal; playing the best setting: "
+                     f"EV {sol.ev:+.3f}")
+        lines.append(_action_note(sol, "surrendering", sol.ev_surrender_in_sample))
         lines.append("if you play the hand instead, the best setting is")
     else:
         lines.append(f"{title}: the best setting"
@@ -273,9 +285,17 @@ def solution_text(sol) -> str:
                      f"setting")
         lines.append("  (an in-sample mean, biased upward: no new deals held out)")
     if sol.automatic_win and not sol.declare:
-        lines.append(f"automatic win ({label(sol.automatic_win)}): play, do not declare: "
-                     f"declaring EV {sol.ev_declare:+.3f} {_pm(sol.stderr_declare)} units a deal")
-        lines.append(_declaring_note(sol))
+        lines.append(f"automatic win ({label(sol.automatic_win)}): "
+                     + ("surrender" if sol.surrender else "play")
+                     + f", do not declare: declaring EV {sol.ev_declare:+.3f} "
+                       f"{_pm(sol.stderr_declare)} units a deal")
+        lines.append(_action_note(sol, "declaring", sol.ev_declare_in_sample))
+    if sol.surrender is False:
+        lines.append(("declare" if sol.declare else "play")
+                     + f", do not surrender (pay {rs.surrender_cost} to each other player "
+                       f"still in): surrendering EV {sol.ev_surrender:+.3f} "
+                       f"{_pm(sol.stderr_surrender)} units a deal")
+        lines.append(_action_note(sol, "surrendering", sol.ev_surrender_in_sample))
 
     opp = " ".join(_pct(p) for p in sol.p_scoop)
     against = " ".join(_pct(p) for p in sol.p_scooped)
@@ -322,14 +342,14 @@ def solution_text(sol) -> str:
     return "\n".join(lines)
 
 
-def _declaring_note(sol) -> str:
-    """Where declaring's EV and the best setting's are measured (the same deals), and
-    their means on the deals that decided between them."""
+def _action_note(sol, doing: str, in_sample: float) -> str:
+    """Where an action's EV (``doing``: "declaring", "surrendering") and the best
+    setting's are measured (the same deals), and their means on the deals that decided
+    between them (the action's: ``in_sample``)."""
     if not sol.holdout:
         return f"  (both over the same {_deals(sol.samples)}, which decided)"
     return (f"  (both on {_deals(sol.holdout, new=True)}; on the {sol.samples} that "
-            f"decided: declaring {sol.ev_declare_in_sample:+.3f}, playing "
-            f"{sol.ev_in_sample:+.3f})")
+            f"decided: {doing} {in_sample:+.3f}, playing {sol.ev_in_sample:+.3f})")
 
 
 def _how_chosen(sol) -> list[str]:
@@ -390,13 +410,14 @@ def settlement_pairs(settlement) -> list[str]:
 
 
 def settlement_text(settlement, arrangements: Sequence[Sequence[str]],
-                    categories: Sequence[Sequence[str]], declared=()) -> str:
+                    categories: Sequence[Sequence[str]], declared=(), surrendered=()) -> str:
     """Each seat's units and its rows (sorted, labelled), then the pair by pair breakdown."""
     lines = []
     width = max(len(r) for seat in arrangements for r in seat)
     for seat, (rows, cats, score) in enumerate(zip(arrangements, categories,
                                                    settlement.scores)):
-        note = "   (declares an automatic win)" if seat in declared else ""
+        note = ("   (declares an automatic win)" if seat in declared
+                else "   (surrenders)" if seat in surrendered else "")
         fouled = any(r.startswith("FOULED") for r in settlement.rows[seat])
         note += "   (fouled)" if fouled else ""
         lines.append(f"seat {seat}: {score:+d} units{note}")

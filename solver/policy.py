@@ -22,13 +22,13 @@ from pathlib import Path
 
 import numpy as np
 from ._jit import in_ranges, njit, runnable
-from .autowin import best_kind
+from .autowin import best_kind, best_kind_any
 from .kernels import ordinal3, ordinal5
-from .model import (M_SCHEME, TableModel, model_seats, placeholder_model_tables, table_kernel,
-                    table_setter)
+from .model import (M_OPPONENTS, M_SCHEME, TableModel, model_seats, placeholder_model_tables,
+                    table_kernel, table_setter)
 from .rules import RuleSet, cache_name
-from .scoring import P_SCHEME, row_bonus, seat_score
-from .scoring import auto_order
+from .scoring import (AUTO_SURRENDER, P_AUTO_ANY_DECK, P_AUTO_WILD, P_SCHEME,
+                      P_SURRENDER_COST, auto_order, row_bonus, seat_score)
 from .search import cards_of_mask, five_subsets, three_subsets
 from .tables import CATEGORY_SHIFT, placeholder_tables
 
@@ -202,23 +202,41 @@ def set_hand(codes, t, kind, mt, params, field, n_seats):
 
 
 def set_hands(hands, t, kind, mt, params, field, n_seats, detect_auto):
-    """Row values, automatic-win codes (0 or a special's) and row position masks of many
-    hands set by built-in policy ``kind``.  hands: (S, k, dealt) card codes.  With
-    ``detect_auto``, a hand holding an automatic win declares it (a sensible player
-    does) and is not set.  The deals are shared out between threads
-    (:func:`solver._jit.in_ranges`); each hand is set alone, so the result does not
-    depend on the number of threads."""
+    """Row values, automatic-win codes (0, a special's, or ``AUTO_SURRENDER``) and row
+    position masks of many hands set by built-in policy ``kind``.  hands: (S, k, dealt)
+    card codes.  With ``detect_auto``, a hand holding an automatic win declares it (a
+    sensible player does) and is not set.  Where the rule set lets a player surrender,
+    the model (``POLICY_TABLE``) surrenders a hand whose best setting it estimates at
+    less than the surrender costs: its estimate against the field (``estimates`` of
+    :func:`solver.model.table_kernel`) below ``-surrender_cost`` units an opponent (the
+    hand is still set: its rows are in ``vals`` and ``masks``; docs/rules.md#surrender).
+    The deals are shared out between threads (:func:`solver._jit.in_ranges`); each hand
+    is set alone, so the result does not depend on the number of threads."""
     S, n_opp = hands.shape[0], hands.shape[1]
     vals = np.zeros((S, n_opp, 3), np.int32)
     auto = np.zeros((S, n_opp), np.int8)
     masks = np.zeros((S, n_opp, 3), np.int64)
     work = S * n_opp
     if detect_auto:
-        declared = runnable(_declared_automatic_wins)   # (as Python on a first solve)
         order = auto_order(params)
-        in_ranges(lambda a, b: declared(hands, auto, order, a, b), S, work / 8)
+        if params[P_AUTO_ANY_DECK]:
+            declared = runnable(_declared_automatic_wins_any)
+            wild = bool(params[P_AUTO_WILD])
+            in_ranges(lambda a, b: declared(hands, auto, order, wild, a, b), S, work / 8)
+        else:
+            declared = runnable(_declared_automatic_wins)   # (as Python on a first solve)
+            in_ranges(lambda a, b: declared(hands, auto, order, a, b), S, work / 8)
     run = _policy_runner(kind, t, mt, params, field, n_seats, hands.shape[2])
-    in_ranges(lambda a, b: run(hands, auto, vals, masks, a, b), S, work)
+    cost = int(params[P_SURRENDER_COST])
+    if cost and kind == POLICY_TABLE:
+        estimates = np.empty((S, n_opp))
+        in_ranges(lambda a, b: run(hands, auto, vals, masks, a, b, estimates), S, work)
+        # The estimate is of the whole table (M_OPPONENTS opponents); surrendering pays
+        # each of them.  (Set hands only: a declared special never surrenders.)
+        opponents = float(mt.params[M_OPPONENTS])
+        auto[(auto == 0) & (estimates < -cost * opponents)] = AUTO_SURRENDER
+    else:
+        in_ranges(lambda a, b: run(hands, auto, vals, masks, a, b), S, work)
     return vals, auto, masks
 
 
@@ -242,12 +260,15 @@ def _kernel_call(kind, t, mt, params, field, n_seats, n_cards):
 
 
 def _policy_runner(kind, t, mt, params, field, n_seats, n_cards):
-    """``run(hands, auto, vals, masks, start, stop)``: policy ``kind``'s kernel on the
-    deals start..stop-1, with its other arguments bound (:func:`_kernel_call`)."""
+    """``run(hands, auto, vals, masks, start, stop, estimates=None)``: policy ``kind``'s
+    kernel on the deals start..stop-1, with its other arguments bound
+    (:func:`_kernel_call`); the model's estimates of its settings go to ``estimates``
+    where given."""
     kernel, arguments = _kernel_call(kind, t, mt, params, field, n_seats, n_cards)
 
-    def run(hands, auto, vals, masks, start, stop):
-        estimates = np.empty(hands.shape[:2])         # (the model's own: not needed)
+    def run(hands, auto, vals, masks, start, stop, estimates=None):
+        if estimates is None:
+            estimates = np.empty(hands.shape[:2])     # (the model's own: not needed)
         kernel(*arguments(hands, auto, vals, masks, estimates, start, stop))
     return run
 
@@ -346,6 +367,15 @@ def _declared_automatic_wins(hands, auto, order, start, stop):
     for s in range(start, stop):
         for k in range(hands.shape[1]):
             auto[s, k] = best_kind(hands[s, k], order)
+
+
+@njit
+def _declared_automatic_wins_any(hands, auto, order, wild, start, stop):
+    """:func:`_declared_automatic_wins` of hands of any deck and size (jokers, a second set
+    of spades, 16 or 17 cards: :func:`solver.autowin.best_kind_any`)."""
+    for s in range(start, stop):
+        for k in range(hands.shape[1]):
+            auto[s, k] = best_kind_any(hands[s, k], order, wild)
 
 
 @njit(inline="always")

@@ -26,21 +26,23 @@ from typing import Optional
 
 import numpy as np
 
-from .autowin import KIND_NAMES, best_kind, kind_order
+from .autowin import KIND_NAMES, special_of
 from .cards import CardsLike, card_name, format_cards, parse_codes
 from .display import arrangement_text, label, sort_row
 from .rows import RowValue, _value_of_codes
 from .rules import ROW_SIZES, ROWS, RuleSet, rule_set
 from .sampling import Deals, Policy, check_sampling, prepare_hand
-from .scoring import describe, fouls_playable, row_bonus, score_candidates, scoring_params
+from .scoring import (AUTO_SURRENDER, describe, fouls_playable, row_bonus, score_candidates,
+                      scoring_params)
 from .search import nondominated_arrangements
 from .settle import _ROW_SEPARATOR
 from .solution import Solution, _plain
 from .solve import _paired_difference, _solve_hand, _stderr
 
-__all__ = ["DECLARE", "Review", "review"]
+__all__ = ["DECLARE", "SURRENDER", "Review", "review"]
 
 DECLARE = "declare"                       # the setting that declares an automatic win
+SURRENDER = "surrender"                   # the setting that surrenders (docs/rules.md#surrender)
 _TOKEN_SPLIT = re.compile(r"[\s,]+")
 FRONT_NOT_BELOW_MIDDLE = "front >= middle"
 MIDDLE_ABOVE_BACK = "middle > back"
@@ -60,14 +62,16 @@ class Review:
     that is ``best.action_ev`` (``best.ev`` for the rows), measured on ``best.holdout``
     new deals.  The two answer different questions: the held-out EV what the best is
     worth, ``best_ev`` what it scored on the very deals yours is compared on (the
-    comparison must be on the same deals: the deal is the unit).  ``diff``,
-    ``diff_stderr``: your score minus the best's, deal by deal, averaged, and that mean's
-    standard error; ``tied`` when within two of them (the rule of
-    :attr:`solver.Alternative.tied`).  ``rank``: 1 + the number of ``choices`` (the
-    non-dominated legal arrangements, and declaring where the hand holds an automatic
-    win) with a strictly higher mean, of ``ranked_among`` settings: the ``choices``, and
-    yours where it is not one of them (a dominated or fouled setting), so that the rank
-    is never past the last.  ``dominated_by``: a
+    comparison must be on the same deals: the deal is the unit).  Where surrendering is
+    the best choice, ``best_surrenders`` and ``best_ev`` is surrendering's mean
+    (``best.ev_surrender_in_sample``); ``surrender``: your setting surrenders (its rows
+    are then "").  ``diff``, ``diff_stderr``: your score minus the best's, deal by deal,
+    averaged, and that mean's standard error; ``tied`` when within two of them (the rule
+    of :attr:`solver.Alternative.tied`).  ``rank``: 1 + the number of ``choices`` (the
+    non-dominated legal arrangements, declaring where the hand holds an automatic win,
+    and surrendering where the rule set allows it) with a strictly higher mean, of
+    ``ranked_among`` settings: the ``choices``, and yours where it is not one of them (a
+    dominated or fouled setting), so that the rank is never past the last.  ``dominated_by``: a
     non-dominated arrangement at least as strong in every row and earning at least its
     bonus units, and stronger in one (so it scores at least as much on every deal), or
     None.  ``fouls``: the orders a fouled setting breaks (``"front >= middle"``,
@@ -106,6 +110,8 @@ class Review:
     row_rates: Optional[dict]
     automatic_win: Optional[str]          # the hand's automatic win, if any (classic)
     best: Solution
+    surrender: bool = False               # the setting surrenders
+    best_surrenders: bool = False         # surrendering is the best choice
 
     @property
     def tied(self) -> Optional[bool]:
@@ -149,7 +155,8 @@ def review(cards: CardsLike, setting, rules: "str | RuleSet", cut: "str | int | 
 
     ``setting``: ``(front, middle, back)`` (each row text, card texts or codes), or one
     text ``"FRONT / MIDDLE / BACK"`` (``|`` works too); in ``classic`` also ``"declare"``
-    (declare the hand's automatic win).  Its 13 cards must be the hand's own, in rows of
+    (declare the hand's automatic win), and where the rule set allows it ``"surrender"``
+    (docs/rules.md#surrender).  Its 13 cards must be the hand's own, in rows of
     3, 5 and 5; in ``joker`` and ``bonus`` the cards left over are the discards.
     ``samples`` (default 1000), ``seed``, ``players``, ``policy``: as for
     :func:`solver.solve`, which this calls with exactly these, so ``review(...).best`` is
@@ -161,22 +168,28 @@ def review(cards: CardsLike, setting, rules: "str | RuleSet", cut: "str | int | 
     Bad input is a ``ValueError`` naming the problem: a card not in the hand, a row of the
     wrong size, a card set more often than the hand holds it (``As As`` is two cards in
     ``joker`` and ``bonus`` when the hand holds both), ``"declare"`` without an automatic
-    win, and everything :func:`solver.solve` refuses.
+    win, ``"surrender"`` where the rule set has no surrender, and everything
+    :func:`solver.solve` refuses.
     """
     hand = prepare_hand(cards, rules, cut, players)
     rs, tables = hand.rules, hand.tables
-    rows = _setting_codes(setting, hand)          # None: declare
+    rows = _setting_codes(setting, hand)          # or DECLARE, or SURRENDER
     own = np.array(hand.own, np.int64)
-    kind = (int(best_kind(own, kind_order(rs))) if rs.automatic_wins and len(hand.own) == 13
-            else 0)
-    if kind and not rs.automatic_wins_declared:
-        rows = None                  # the hand is scored as its special, however it is set
-    if rows is None:
+    kind = special_of(own, rs)
+    counted = bool(kind) and not rs.automatic_wins_declared
+    surrendering = rows == SURRENDER and not counted
+    if counted:
+        rows = DECLARE               # the hand is scored as its special, however it is set
+    if surrendering and not rs.surrender_cost:
+        raise ValueError(f"the {rs.name} rule set has no surrender")
+    if rows == DECLARE:
         if not rs.automatic_wins:
             raise ValueError(f"the {rs.name} rule set has no automatic wins to declare")
         if not kind:
             raise ValueError(f"the hand holds no automatic win to declare (the {rs.name} "
                              f"rule set's are {', '.join(label(k) for k in rs.automatic_wins)})")
+    if isinstance(rows, str):
+        rows = None                  # (declaring or surrendering: no rows of yours)
     samples, seed, _, checked_policy = check_sampling(rs, hand.seats, samples, seed, None,
                                                       policy)
     # solve(cards, rules, cut, samples=samples, seed=seed, players=players, policy=policy)
@@ -194,8 +207,14 @@ def review(cards: CardsLike, setting, rules: "str | RuleSet", cut: "str | int | 
                 if kind else None)
     if kind:
         totals.append(int(declared.sum(dtype=np.int64)))
+    given_up = (score_candidates(cand_vals[:1], AUTO_SURRENDER, *opp, params)[0]
+                if rs.surrender_cost and not counted else None)
+    if given_up is not None:
+        totals.append(int(given_up.sum(dtype=np.int64)))
     if best.declare:
         best_scores = declared
+    elif best.surrender:
+        best_scores = given_up
     else:
         best_vals = np.array([[_row_value(row, rs, tables) for row in
                                (best.front, best.middle, best.back)]], np.int32)
@@ -211,7 +230,9 @@ def review(cards: CardsLike, setting, rules: "str | RuleSet", cut: "str | int | 
     fouls = () if vals is None else _fouls(vals)
     playable = not fouls or fouls_playable(rs)
     scores = None
-    if rows is None:
+    if surrendering:
+        scores = given_up
+    elif rows is None:
         scores = declared
     elif playable:
         scores = score_candidates(np.array([vals], np.int32), 0, *opp, params,
@@ -230,14 +251,16 @@ def review(cards: CardsLike, setting, rules: "str | RuleSet", cut: "str | int | 
         diff, diff_stderr = _paired_difference(scores, best_scores)
         total = int(scores.sum(dtype=np.int64))
         rank = 1 + sum(t > total for t in totals)
-        # Declaring is a choice, and so is a setting with a candidate's row values (it
-        # scores as that one on every deal); any other setting is ranked beside them.
+        # Declaring and surrendering are choices, and so is a setting with a candidate's
+        # row values (it scores as that one on every deal); any other setting is ranked
+        # beside them.
         one_of_them = vals is None or bool((cand_vals == np.array(vals, np.int32))
                                            .all(axis=1).any())
         ranked_among = len(totals) + (0 if one_of_them else 1)
     result = Review(
         rules=rs.name, cut=best.cut, players=hand.seats, samples=samples, seed=seed,
-        declare=rows is None, front=texts[0], middle=texts[1], back=texts[2],
+        declare=rows is None and not surrendering, front=texts[0], middle=texts[1],
+        back=texts[2],
         discards=discards,
         categories=("", "", "") if vals is None else tuple(RowValue(v).category
                                                            for v in vals),
@@ -248,22 +271,24 @@ def review(cards: CardsLike, setting, rules: "str | RuleSet", cut: "str | int | 
         diff=diff, diff_stderr=diff_stderr, rank=rank, choices=len(totals),
         ranked_among=ranked_among,
         dominated_by=dominated_by, row_rates=row_rates,
-        automatic_win=KIND_NAMES[kind], best=best)
+        automatic_win=KIND_NAMES[kind], best=best, surrender=surrendering,
+        best_surrenders=bool(best.surrender))
     # The rule set itself, for the explanation: a rule-set file's name is in no registry.
     object.__setattr__(result, "_rule_set", rs)
     return result
 
 
 # --- the setting, validated against the hand -------------------------------------------------
-def _setting_codes(setting, hand) -> Optional[list[list[int]]]:
-    """The setting's rows as codes of the hand's own cards, or None for ``"declare"``;
-    a ``ValueError`` naming what does not fit the hand."""
+def _setting_codes(setting, hand) -> "list[list[int]] | str":
+    """The setting's rows as codes of the hand's own cards, or :data:`DECLARE` or
+    :data:`SURRENDER`; a ``ValueError`` naming what does not fit the hand."""
     rs = hand.rules
     shape = ("a setting is (front, middle, back) or one text 'FRONT / MIDDLE / BACK' "
-             "(rows split by '/' or '|')" + (", or 'declare'" if rs.automatic_wins else ""))
+             "(rows split by '/' or '|')" + (", or 'declare'" if rs.automatic_wins else "")
+             + (", or 'surrender'" if rs.surrender_cost else ""))
     if isinstance(setting, str):
-        if setting.strip().lower() == DECLARE:
-            return None
+        if setting.strip().lower() in (DECLARE, SURRENDER):
+            return setting.strip().lower()
         rows = _ROW_SEPARATOR.split(setting.strip())
     elif isinstance(setting, (list, tuple)):
         rows = list(setting)
@@ -401,11 +426,14 @@ def _ordinal(n: int) -> str:
 
 def _explanation(r: Review) -> str:
     rs = r.__dict__.get("_rule_set") or rule_set(r.rules)
-    best_name = ("declaring the automatic win" if r.best_declares else "the best setting")
+    best_name = ("declaring the automatic win" if r.best_declares
+                 else "surrendering" if r.best_surrenders else "the best setting")
     best_rows = arrangement_text((r.best.front, r.best.middle, r.best.back),
                                  r.best.categories)
     if r.best_declares:
         best_what = f"declaring the automatic win ({label(r.automatic_win)})"
+    elif r.best_surrenders:
+        best_what = f"surrendering (paying {rs.surrender_cost} to each other player still in)"
     else:
         best_what = f"the best setting, {best_rows},"
     sentences = []
@@ -426,6 +454,14 @@ def _explanation(r: Review) -> str:
     elif r.declare:
         sentences.append(f"You declare the automatic win ({label(r.automatic_win)}): over "
                          f"these {r.samples} deals it averages {r.ev:+.2f} units a deal.")
+    elif r.surrender:
+        sentences.append(f"You surrender, paying {rs.surrender_cost} to each other player "
+                         f"still in: over these {r.samples} deals it averages {r.ev:+.2f} "
+                         f"units a deal.")
+    elif r.best_surrenders:
+        sentences.append(f"Surrendering beats every setting of this hand: over these "
+                         f"{r.samples} deals it averages {r.best_ev:+.2f} units a deal, "
+                         f"your setting {r.ev:+.2f}.")
     elif r.best_declares:
         sentences.append(f"Declaring the automatic win ({label(r.automatic_win)}) beats every "
                          f"setting of this hand: over these {r.samples} deals it averages "
@@ -440,7 +476,7 @@ def _explanation(r: Review) -> str:
                          f"{r.samples} deals: it is the best one.")
     else:
         cost = []
-        if r.row_rates and not r.best_declares:
+        if r.row_rates and not (r.best_declares or r.best_surrenders):
             clause = _row_clause(r.row_rates, r.best.row_rates)
             if clause:
                 cost.append(clause)
@@ -462,8 +498,10 @@ def _explanation(r: Review) -> str:
                          "more than 20 standard errors"))
         sentence = "; ".join(cost)
         sentences.append(sentence[0].upper() + sentence[1:] + ".")
+    others = (["declaring"] if r.automatic_win else []) + (
+        ["surrendering"] if r.best.surrender is not None else [])
     kinds = (f"the {r.choices} choices worth considering (the non-dominated arrangements"
-             + (", and declaring)" if r.automatic_win else ")"))
+             + (f", and {' and '.join(others)})" if others else ")"))
     more = r.rank - 1
     if r.rank == 1:
         sentences.append(f"None of {kinds} scores more.")
@@ -513,6 +551,8 @@ def _layout(r: Review) -> str:
     if r.declare:
         lines.append(f"  yours: declare the automatic win ({label(r.automatic_win)})   "
                      f"EV {r.ev:+.3f} {_pm(r.stderr)} on these deals")
+    elif r.surrender:
+        lines.append(f"  yours: surrender   EV {r.ev:+.3f} {_pm(r.stderr)} on these deals")
     else:
         ev = (f"EV {r.ev:+.3f} {_pm(r.stderr)} on these deals" if r.ev is not None
               else "cannot be played")
@@ -525,9 +565,10 @@ def _layout(r: Review) -> str:
     # reports for it: say which is which.
     held_out = (f"          held out: EV {best.action_ev:+.3f} {_pm(best.action_stderr)} "
                 f"on {best.holdout} new deals, the EV solve reports" if best.holdout else "")
-    if r.best_declares:
-        lines.append(f"  best: declare the automatic win ({label(r.automatic_win)})   "
-                     f"EV {r.best_ev:+.3f} on these deals (they chose it)")
+    if r.best_declares or r.best_surrenders:
+        what = (f"declare the automatic win ({label(r.automatic_win)})" if r.best_declares
+                else "surrender")
+        lines.append(f"  best: {what}   EV {r.best_ev:+.3f} on these deals (they chose it)")
         lines += [held_out] if held_out else []
         lines.append("  the best setting if played:")
     else:

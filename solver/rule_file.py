@@ -137,9 +137,16 @@ KEYS: tuple[Key, ...] = (
     Key("fouls", "penalty", "integer", "0",
         "units a fouled hand pays each other player: all it pays with rule = \"penalty\", "
         "on top of the rows it loses with \"loses_rows\"", UNITS),
+    Key("surrender", "cost", "integer", "0",
+        "a player may surrender before the showdown, paying this to each other player "
+        "still in the hand (not surrendered, not fouled) and nothing else; 0: no surrender",
+        UNITS),
     Key("automatic_wins", "declared", "boolean", "true",
         "a player holding an automatic win may declare it instead of setting (the solver "
         "declares when that is worth more); false: a hand holding one is scored as it"),
+    Key("automatic_wins", "wild_jokers", "boolean", "false",
+        "a joker stands for any card in a special hand; false: a joker is a card of no "
+        "rank and no suit there (true needs jokers in the deck and automatic wins)"),
     Key("automatic_wins", "strength.NAME", "integer", "the units",
         "how two automatic wins at one table compare (larger is stronger): given for every "
         "automatic win of the rule set, or for none", (1, MAX_UNITS)),
@@ -150,7 +157,7 @@ KEYS: tuple[Key, ...] = (
         "key instead, e.g. [at_4_seats.scoring] shot_multiplier = 2"),
 )
 # Keys of [automatic_wins] that are not names of automatic wins.
-AUTOMATIC_WIN_SETTINGS = ("declared", "strength")
+AUTOMATIC_WIN_SETTINGS = ("declared", "wild_jokers", "strength")
 SECTIONS: tuple[str, ...] = tuple(dict.fromkeys(k.section for k in KEYS if k.section))
 # The sections a table of one seat count (at_N_seats) may change: how a deal scores.
 SEAT_SECTIONS = ("scoring", "royalties", "fouls", "automatic_wins")

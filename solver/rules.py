@@ -84,6 +84,17 @@ AUTOMATIC_WINS = (
     "twelve_one_colour",
 )
 
+# The specials whose shapes solver.autowin knows in any deck (jokers, a second set of
+# spades, 16 or 17 cards dealt: docs/rules.md#special-hands-with-jokers-and-longer-deals).
+# A special added to the catalogue for the plain pack alone is refused in those decks
+# until it has one (tests/test_specials_any_deck.py checks that each here has one).
+ANY_DECK_SPECIALS = (
+    "dragon", "six_pairs", "three_flushes", "three_straights",
+    "suited_dragon", "twelve_royals", "three_straight_flushes", "three_quads", "all_big",
+    "all_small", "all_one_colour", "four_trips", "five_pairs_and_trips",
+    "twelve_one_colour",
+)
+
 MAX_CARDS_DEALT = 17          # cards a seat may be dealt; 13 of them are set
 SEAT_COUNTS = (2, 3, 4, 5)    # table sizes a rule set may deal to (where the deck holds them)
 N_RANKS = len(RANK_NAMES)     # a royalty table by rank has one entry a rank, 2 first
@@ -202,6 +213,16 @@ class RuleSet:
         (:data:`SEAT_FIELDS`): seat count -> {field: value}.  Such a rule set is scored
         at ``n`` seats as :meth:`at_seats` ``(n)``, a rule set without them.
 
+    automatic_wins_wild: ``True``: a joker stands for any card in a special hand (a
+        hand with jokers holds a special when its jokers can complete one); ``False``
+        (the default): a joker is a card of no rank and no suit there
+        (docs/rules.md#special-hands-with-jokers-and-longer-deals).  Only with jokers.
+
+    surrender_cost: a player may surrender (十三水 投降) before the showdown instead of
+        playing: it then pays this many units to each other player still in the hand
+        (one who neither surrendered nor fouled), and nothing else; 0 (the default): no
+        surrender (docs/rules.md#surrender).
+
     Derived: ``scheme``, the compiled scoring kernel that computes exactly these fields
     (the ``SCHEME_*`` codes; see :func:`kernel_scheme`).
     """
@@ -240,6 +261,8 @@ class RuleSet:
         default_factory=lambda: MappingProxyType({}))
     seat_scoring: Mapping[int, Mapping[str, object]] = field(
         default_factory=lambda: MappingProxyType({}))
+    automatic_wins_wild: bool = False
+    surrender_cost: int = 0
 
     cards_kept = 13
 
@@ -394,14 +417,22 @@ class RuleSet:
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
                 raise ValueError(f"automatic_win_strength of {name!r} must be a positive "
                                  f"integer, not {value!r}")
-        # The definitions are of 13 cards of one plain pack: with a second spade a hand
-        # can hold the same card twice (is As As a pair toward six pairs? two suits of
-        # flush?), a joker would need its own rules for each special, and with more than
-        # 13 cards dealt the special would be of the 13 kept; no table of them covers these.
-        if self.automatic_wins and (self.spade_copies != 1 or self.jokers != 0
-                                    or self.cards_dealt != 13):
-            raise ValueError("automatic wins need 13 cards dealt from the plain 52-card "
-                             "pack (spade_copies 1, jokers 0, cards_dealt 13)")
+        plain_only = [n for n in self.automatic_wins if n not in ANY_DECK_SPECIALS]
+        if plain_only and not self.plain_deal:
+            raise ValueError(f"the special hands {', '.join(plain_only)} are defined for 13 "
+                             f"cards of the plain 52-card pack only (spade_copies 1, jokers "
+                             f"0, cards_dealt 13)")
+        if not isinstance(self.automatic_wins_wild, bool):
+            raise ValueError(f"automatic_wins_wild must be true or false, not "
+                             f"{self.automatic_wins_wild!r}")
+        if self.automatic_wins_wild and not (self.jokers and self.automatic_wins):
+            raise ValueError("automatic_wins_wild: jokers count toward special hands, but "
+                             + ("the deck has no jokers" if not self.jokers
+                                else "the rule set has no special hands"))
+        if (not isinstance(self.surrender_cost, int) or isinstance(self.surrender_cost, bool)
+                or self.surrender_cost < 0):
+            raise ValueError(f"surrender_cost must be a whole number of units, 0 or more, "
+                             f"not {self.surrender_cost!r}")
 
     def automatic_win_strengths(self) -> dict[str, int]:
         """Each special hand's strength (``automatic_win_strength``, or its units where
@@ -423,6 +454,13 @@ class RuleSet:
         strength = self.automatic_win_strengths()
         return tuple(sorted(self.automatic_wins, key=lambda n: (
             -strength[n], -self.automatic_wins[n], AUTOMATIC_WINS.index(n))))
+
+    @property
+    def plain_deal(self) -> bool:
+        """13 cards dealt from the plain 52-card pack (no jokers, no second spades): the
+        deal the special hands' first definitions are of; in any other, they are found
+        by their shapes (docs/rules.md#special-hands-with-jokers-and-longer-deals)."""
+        return self.spade_copies == 1 and self.jokers == 0 and self.cards_dealt == 13
 
     @property
     def deck_size(self) -> int:
@@ -571,12 +609,15 @@ class RuleSet:
             # (Declared, as in classic, is the default and goes without saying.)
             how = ([] if self.automatic_wins_declared else ["counted without declaring"]) + (
                 ["ranked by their own strengths"] if self.automatic_win_strength else [])
+            how += ["jokers wild"] if self.automatic_wins_wild else []
             parts.append(f"{len(self.automatic_wins)} automatic win"
                          f"{'s' if len(self.automatic_wins) > 1 else ''}"
                          + (f" ({'; '.join(how)})" if how else ""))
         if self.seat_scoring:
             parts.append("scored otherwise at "
                          + " and ".join(str(n) for n in self.seat_scoring) + " seats")
+        if self.surrender_cost:
+            parts.append(f"surrender for {self.surrender_cost}")
         return f"{deck}, {self.cards_dealt} each{kept} to {seats} seats; " + ", ".join(parts)
 
     def __reduce__(self):
@@ -593,7 +634,8 @@ class RuleSet:
 # them keeps the digest it had before they existed.
 DIGEST_OMITS_AT_DEFAULT = ("automatic_wins_declared", "automatic_win_strength",
                            "majority_multiplied", "scoop_multiplied", "loss_cap_per_pair",
-                           "loss_cap_per_deal", "row_bonus_by_rank", "seat_scoring")
+                           "loss_cap_per_deal", "row_bonus_by_rank", "seat_scoring",
+                           "automatic_wins_wild", "surrender_cost")
 _FIELD_DEFAULTS = {f.name: (f.default_factory() if f.default_factory is not dataclasses.MISSING
                             else f.default)
                    for f in dataclasses.fields(RuleSet)}
@@ -637,14 +679,14 @@ def kernel_scheme(rs: RuleSet) -> int:
             and rs.scoop == SCOOP_NO_ROW_LOST and rs.shot_multiplier == 1
             and rs.home_run_multiplier == 1 and rs.home_run_min_seats <= 2
             and rs.bonus_mode == BONUS_ADD and plain_bonus and rs.foul_penalty == 0
-            and not rs.foul_loses_rows and not rs.automatic_wins):
+            and not rs.foul_loses_rows and not rs.automatic_wins and not rs.surrender_cost):
         return SCHEME_SCOOP
     ones = rs.row_points == (1, 1, 1)
     no_extras = (rs.scoop_units == 0 and rs.shot_multiplier == 1 and rs.home_run_units == 0
                  and rs.home_run_multiplier == 1)
     if (ones and rs.front_trips_points == 0 and rs.majority_bonus == 0 and no_extras
             and no_bonus and rs.foul_loses_rows and rs.foul_penalty == 0
-            and not rs.automatic_wins):
+            and not rs.automatic_wins and not rs.surrender_cost):
         return SCHEME_ROWS
     if (ones and rs.front_trips_points == 0 and no_extras and no_bonus
             and foul_penalty_only):
@@ -852,6 +894,7 @@ FIELD_KEYS: Mapping[str, str] = MappingProxyType({
     "loss_cap_per_pair": "scoring.loss_cap_per_pair",
     "loss_cap_per_deal": "scoring.loss_cap_per_deal", "row_bonus_by_rank": "royalties",
     "seat_scoring": "at_N_seats.SECTION.KEY",
+    "automatic_wins_wild": "automatic_wins.wild_jokers", "surrender_cost": "surrender.cost",
 })
 
 # The fields that count units (never negative, for the search's premise).
@@ -975,6 +1018,11 @@ def _rule_set_from_dict(data: Mapping, source: str = "", default_name: "str | No
                                 "which automatic wins there are, and whether they are "
                                 "declared, is the same at every table size (their units "
                                 "and strengths may differ)")
+        if at_n.automatic_wins_wild != rs.automatic_wins_wild:
+            raise RuleFileError(source, f"{key}.automatic_wins.wild_jokers",
+                                at_n.automatic_wins_wild,
+                                "whether jokers are wild in special hands is the same at "
+                                "every table size")
         seat_scoring[n] = {name: getattr(at_n, name) for name in SEAT_FIELDS}
     if not seat_scoring:
         return rs
@@ -1089,18 +1137,27 @@ def _rule_set_of_tables(data: Mapping, source: str, default_name: "str | None") 
                             'a fouled hand that cannot be played pays no penalty (rule = '
                             '"penalty", or "loses_rows" to lose every row and pay it too)')
 
+    surrender_cost = reader.integer("surrender", "cost", 0)
+
     automatic_wins = reader.units("automatic_wins", None, AUTOMATIC_WINS, "NAME",
                                   skip=AUTOMATIC_WIN_SETTINGS)
     declared = reader.boolean("automatic_wins", "declared", True)
+    wild = reader.boolean("automatic_wins", "wild_jokers", False)
+    if wild and not (jokers and automatic_wins):
+        raise RuleFileError(source, "automatic_wins.wild_jokers", wild,
+                            "jokers count toward special hands, but "
+                            + ("the deck has no jokers ([deck] jokers = 0)" if not jokers
+                               else "the rule set has no special hands"))
     strength = reader.units("automatic_wins", "strength", AUTOMATIC_WINS, "strength.NAME")
     if strength and set(strength) != set(automatic_wins):
         raise RuleFileError(source, "automatic_wins.strength", ", ".join(strength),
                             "must rank every automatic win of the rule set ("
                             + (", ".join(automatic_wins) or "it has none") + ") or none")
-    if automatic_wins and (extra_spades or jokers or cards != 13):
-        first = next(iter(automatic_wins))
-        raise RuleFileError(source, f"automatic_wins.{first}", automatic_wins[first],
-                            "automatic wins need 13 cards dealt from the plain 52-card pack "
+    plain_only = [n for n in automatic_wins if n not in ANY_DECK_SPECIALS]
+    if plain_only and (extra_spades or jokers or cards != 13):
+        raise RuleFileError(source, f"automatic_wins.{plain_only[0]}",
+                            automatic_wins[plain_only[0]],
+                            "defined for 13 cards dealt from the plain 52-card pack only "
                             "([deck] extra_spades = false and jokers = 0, [deal] cards = 13)")
     try:
         rs = RuleSet(name=name, spade_copies=spade_copies, jokers=jokers, cut_card=cut_card,
@@ -1110,7 +1167,8 @@ def _rule_set_of_tables(data: Mapping, source: str, default_name: "str | None") 
                      foul_penalty=penalty, foul_loses_rows=rule == FOUL_LOSES_ROWS,
                      automatic_wins=MappingProxyType(automatic_wins),
                      automatic_wins_declared=declared,
-                     automatic_win_strength=MappingProxyType(strength))
+                     automatic_win_strength=MappingProxyType(strength),
+                     automatic_wins_wild=wild, surrender_cost=surrender_cost)
     except ValueError as e:
         # Every rule RuleSet checks is checked above, in the file's words; should a rule
         # reach RuleSet unchecked (a key added without its check), its message still
@@ -1431,6 +1489,7 @@ def _own_tables(rs: RuleSet) -> dict:
                         loss_cap_per_deal=rs.loss_cap_per_deal),
         "royalties": royalties,
         "fouls": dict(rule=rule, penalty=rs.foul_penalty),
+        "surrender": dict(cost=rs.surrender_cost),
         "automatic_wins": _automatic_wins_table(rs),
     }
 
@@ -1442,6 +1501,8 @@ def _automatic_wins_table(rs: RuleSet) -> dict:
                    if name in rs.automatic_wins}
     if rs.automatic_wins or not rs.automatic_wins_declared:
         table["declared"] = rs.automatic_wins_declared
+    if (rs.automatic_wins and rs.jokers) or rs.automatic_wins_wild:
+        table["wild_jokers"] = rs.automatic_wins_wild
     if rs.automatic_win_strength:
         table["strength"] = {name: rs.automatic_win_strength[name] for name in AUTOMATIC_WINS
                              if name in rs.automatic_win_strength}

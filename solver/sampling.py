@@ -37,17 +37,21 @@ import numpy as np
 from . import _progress
 from . import pool as _pool
 from ._checks import check_int, check_signature, function_name, is_int
-from .autowin import best_kind, kind_order
+from .autowin import special_finder, special_of, special_split
 from .cards import (CardsLike, _plain_codes, card_name, deck_codes, format_cards,
                     parse_codes, to_codes)
 from .policy import POLICY_NAMES, builtin_policy, set_hands
 from .rows import _value_of_codes, bonus_rank_of, cut_taken
 from .rules import ROWS, RuleSet, rule_set
-from .scoring import fouls_playable, score_candidates, scoring_params
+from .scoring import AUTO_SURRENDER, fouls_playable, score_candidates, scoring_params
 from .settle import _seat_codes
 from .tables import RowTables, row_tables
 
 Policy = Callable[[str, RuleSet, Optional[str]], Sequence]
+# The fourth item of an opponent's setting (solve(..., opponents=...), sample_opponents):
+# it declares its special hand, or surrenders (docs/rules.md#surrender).
+DECLARE = "declare"
+SURRENDER = "surrender"
 
 
 class Hand(NamedTuple):
@@ -71,7 +75,8 @@ class Hand(NamedTuple):
 class Opponents(NamedTuple):
     """The opponents of S deals: ``vals[s, j]`` opponent j's three row values in deal s,
     ``fouled[s, j]`` whether it fouled, ``auto[s, j]`` its declared automatic win (0 or
-    the special's code, :mod:`solver.autowin`'s ``KIND_*``)."""
+    the special's code, :mod:`solver.autowin`'s ``KIND_*``) or its surrender
+    (``solver.scoring.AUTO_SURRENDER``)."""
     vals: np.ndarray       # int32[S, n_opp, 3]
     fouled: np.ndarray     # bool[S, n_opp]
     auto: np.ndarray       # int8[S, n_opp]
@@ -377,9 +382,9 @@ def sampled_opponents(hand: Hand, samples: int, seed: int, policy) -> Opponents:
         auto = np.zeros(hands.shape[:2], np.int8)
         if rs.automatic_wins and not rs.automatic_wins_declared:
             # Specials count however the policy set them: a hand holding one is it.
-            order = kind_order(rs)
+            special = special_finder(rs)                   # (looked up once)
             for s, j in np.ndindex(*hands.shape[:2]):
-                auto[s, j] = best_kind(hands[s, j], order)
+                auto[s, j] = special(hands[s, j])
             fouled &= auto == 0
     return Opponents(vals, fouled, auto)
 
@@ -454,10 +459,14 @@ def given_opponents(opponents, hand: Hand) -> Opponents:
             for j, arrangement in enumerate(sample):
                 if isinstance(arrangement, str) or len(arrangement) not in (3, 4):
                     raise ValueError(f"opponent {j}: an arrangement is (front, middle, back)")
-                declares = len(arrangement) == 4
-                if declares and (arrangement[3] != "declare" or not rs.automatic_wins):
+                fourth = arrangement[3] if len(arrangement) == 4 else None
+                declares = fourth == DECLARE
+                surrenders = fourth == SURRENDER
+                if fourth is not None and not ((declares and rs.automatic_wins)
+                                               or (surrenders and rs.surrender_cost)):
                     raise ValueError(f"opponent {j}: a fourth item can only be 'declare', in "
-                                     f"a rule set with automatic wins")
+                                     f"a rule set with automatic wins, or 'surrender', in "
+                                     f"one with surrender, not {fourth!r}")
                 rows = []
                 cards = []
                 for name, size, row in zip(ROWS, (3, 5, 5), arrangement[:3]):
@@ -473,13 +482,16 @@ def given_opponents(opponents, hand: Hand) -> Opponents:
                     cards += codes
                 counts = rs.automatic_wins and not rs.automatic_wins_declared
                 if declares or counts:
-                    kind = int(best_kind(np.array(cards, np.int64), kind_order(rs)))
+                    kind = special_of(cards, rs)
                     if kind == 0 and declares:
                         raise ValueError(f"opponent {j}: declared an automatic win its "
                                          f"cards do not hold")
-                    if kind:      # (a special that counts automatically, declared or not)
-                        auto[s, j] = kind
+                    if kind:      # (a special that counts automatically, declared or not,
+                        auto[s, j] = kind                  # surrendered or not)
                         continue
+                if surrenders:
+                    auto[s, j] = AUTO_SURRENDER
+                    continue
                 vals[s, j] = rows
                 fouled[s, j] = not (rows[0] < rows[1] <= rows[2])
                 if fouled[s, j] and not fouls_playable(rs):
@@ -492,10 +504,14 @@ def given_opponents(opponents, hand: Hand) -> Opponents:
 
 def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = None,
                      *, samples: int = 1000, seed: int = 0, players: Optional[int] = None,
-                     pool: Optional[bool] = None, held_out: bool = False):
+                     pool: Optional[bool] = None, held_out: bool = False,
+                     policy=None):
     """The opponents' settings :func:`solver.solve` plays against with the same arguments
-    and the default policy: one list per sample of ``(front, middle, back)`` texts, with a
-    fourth item ``"declare"`` for an opponent declaring an automatic win (``classic``).
+    and the default policy (``policy``: or a built-in one, as for :func:`solver.solve`):
+    one list per sample of ``(front, middle, back)`` texts, with a
+    fourth item ``"declare"`` for an opponent declaring an automatic win (``classic``; its
+    rows the 13 cards that make it) or ``"surrender"`` for one that surrenders (its rows
+    the setting it would have played; docs/rules.md#surrender).
 
     ``solve(cards, rules, cut, opponents=sample_opponents(...))`` gives the same answer as
     ``solve(cards, rules, cut, samples=..., seed=...)`` with those sampling arguments
@@ -506,12 +522,15 @@ def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int |
     hand = prepare_hand(cards, rules, cut, players)
     rs, n_seats = hand.rules, hand.seats
     samples, seed, _, _ = check_sampling(rs, n_seats, samples, seed)
-    deals = Deals(hand, seed, None, pool, 0 if held_out else samples)
+    if policy is not None and builtin_policy(policy, rs, n_seats, None) is None:
+        raise ValueError(f"sample_opponents takes a built-in policy "
+                         f"({', '.join(POLICY_NAMES)} or a TableModel), not {policy!r}")
+    deals = Deals(hand, seed, policy, pool, 0 if held_out else samples)
     if deals.held_out_pooled(samples) if held_out else deals.pooled:
         hands, masks, _, auto = deals.hands(samples, held_out=held_out)
     else:
         hands = deal_unseen(hand, samples, holdout_seed(seed) if held_out else seed)
-        kind, mt, field = builtin_policy(None, rs, n_seats, hand.bonus_rank)
+        kind, mt, field = builtin_policy(policy, rs, n_seats, hand.bonus_rank)
         _, auto, masks = set_hands(hands, hand.tables, kind, mt, scoring_params(rs), field,
                                    n_seats, bool(rs.automatic_wins))
     out = []
@@ -519,12 +538,14 @@ def sample_opponents(cards: CardsLike, rules: "str | RuleSet", cut: "str | int |
         sample = []
         for j in range(n_seats - 1):
             cards_j = [int(c) for c in hands[s, j]]
-            if auto[s, j]:
-                sample.append((format_cards(cards_j[:3]), format_cards(cards_j[3:8]),
-                               format_cards(cards_j[8:13]), "declare"))
+            if auto[s, j] and auto[s, j] != AUTO_SURRENDER:
+                front, middle, back, _ = special_split(int(auto[s, j]), cards_j, rs)
+                sample.append((format_cards(front), format_cards(middle),
+                               format_cards(back), DECLARE))
                 continue
-            sample.append(tuple(format_cards([cards_j[p] for p in range(len(cards_j))
-                                              if masks[s, j, r] >> p & 1]) for r in range(3)))
+            rows = tuple(format_cards([cards_j[p] for p in range(len(cards_j))
+                                       if masks[s, j, r] >> p & 1]) for r in range(3))
+            sample.append(rows + ((SURRENDER,) if auto[s, j] == AUTO_SURRENDER else ()))
         out.append(sample)
     return out
 

@@ -33,10 +33,13 @@ from .tables import CATEGORY_SHIFT, PAIRED_FLUSH_RANK_DIGIT_SHIFT, RANK_DIGIT_SH
 # HOME_RUN_STRIDE * a + b): with a stride of 4, five seats' bits overlapped (seat 0 against
 # seat 4 is seat 1 against seat 0).  A constant, so the kernels' shifts cost the same.
 HOME_RUN_STRIDE = 8
-AUTO_NONE = 0                     # no automatic win; else the special's code (1..13)
+AUTO_NONE = 0                     # no automatic win; else the special's code (1..14)
 AUTO_BITS = 4                     # bits a seat in ``auto``
 N_AUTO_CODES = 1 + len(AUTOMATIC_WINS)
-assert N_AUTO_CODES <= 1 << AUTO_BITS
+# A seat that surrendered (docs/rules.md#surrender): not compared, like a declared special,
+# so it travels in the same four bits, as the last code.
+AUTO_SURRENDER = (1 << AUTO_BITS) - 1
+assert N_AUTO_CODES <= AUTO_SURRENDER
 
 # Layout of the params array.
 P_SCHEME = 0
@@ -71,7 +74,12 @@ P_DEAL_CAP = P_ROW_POINTS + 14                # loss_cap_per_deal (0: none)
 P_AUTO_UNITS = P_ROW_POINTS + 15
 P_AUTO_STRENGTH = P_AUTO_UNITS + N_AUTO_CODES
 P_AUTO_ORDER = P_AUTO_STRENGTH + N_AUTO_CODES
-N_PARAMS = P_AUTO_ORDER + N_AUTO_CODES
+# Where the specials are found by the kernels of any deck (jokers, a second set of spades,
+# 16 or 17 cards: not RuleSet.plain_deal), and whether jokers are wild in them.
+P_AUTO_ANY_DECK = P_AUTO_ORDER + N_AUTO_CODES
+P_AUTO_WILD = P_AUTO_ANY_DECK + 1
+P_SURRENDER_COST = P_AUTO_WILD + 1                # 0: no surrender
+N_PARAMS = P_SURRENDER_COST + 1
 # Then, for royalties by rank (general scheme only), a block of N_RANKS units (rank 2
 # first) for each (row, category) that has one; that category's entry of the bonus table
 # is then -1 - (the block's number), which no royalty is (units are never negative).
@@ -145,6 +153,9 @@ def scoring_params(rules: RuleSet) -> np.ndarray:
         p[P_AUTO_UNITS + code] = rules.automatic_wins[name]
         p[P_AUTO_STRENGTH + code] = strength[name]
         p[P_AUTO_ORDER + i] = code
+    p[P_AUTO_ANY_DECK] = not rules.plain_deal
+    p[P_AUTO_WILD] = rules.automatic_wins_wild
+    p[P_SURRENDER_COST] = rules.surrender_cost
     return p
 
 
@@ -167,7 +178,8 @@ def deal_units_bound(rules: RuleSet) -> int:
     seat pays it at most every row's points and royalty (its largest by rank, where it is
     by rank), times the largest multiplier, plus the foul penalty, the scoop and majority
     units (times that multiplier too, where they are multiplied) and a home run's, or the
-    largest automatic win and a home run's units.  A loss cap only lowers a payment.
+    largest automatic win and a home run's units, or the surrender's cost.  A loss cap
+    only lowers a payment.
 
     >>> from solver import rule_set
     >>> deal_units_bound(rule_set("classic"))       # a dragon's 13 from each of three
@@ -189,7 +201,8 @@ def deal_units_bound(rules: RuleSet) -> int:
     majority = abs(rules.majority_bonus) * (multiplier if rules.majority_multiplied else 1)
     pair = sides + abs(rules.foul_penalty) + scoop + majority + extras
     special = max((abs(u) for u in rules.automatic_wins.values()), default=0) + extras
-    return (max(rules.seats) - 1) * max(pair, special)
+    # A surrender settles its pair alone: the cost (docs/rules.md#surrender).
+    return (max(rules.seats) - 1) * max(pair, special, abs(rules.surrender_cost))
 
 
 def fouls_playable(rules: RuleSet) -> bool:
@@ -561,6 +574,18 @@ def _automatic_win_strength(params, code):
 
 
 @njit(inline="always")
+def _surrender_units(fouled, auto_a, auto_b, a, b, params):
+    """Units seat a wins from seat b when one of them surrendered: the one who did pays
+    the other its cost, unless the other fouled or surrendered too (a surrender pays
+    the players still in the hand), and nothing else is paid between them."""
+    if auto_a == AUTO_SURRENDER and auto_b == AUTO_SURRENDER:
+        return 0
+    if auto_a == AUTO_SURRENDER:
+        return 0 if is_fouled(fouled, b) else -params[P_SURRENDER_COST]
+    return 0 if is_fouled(fouled, a) else params[P_SURRENDER_COST]
+
+
+@njit(inline="always")
 def pair_score(vals, fouled, auto, n, a, b, hr_a, hr_b, params, scheme):
     """Units seat a wins from seat b (negative: pays), home-run extras excluded for the
     scoop scheme (see :func:`seat_score`); ``hr_a``/``hr_b``: home_run() of each."""
@@ -574,12 +599,15 @@ def pair_score(vals, fouled, auto, n, a, b, hr_a, hr_b, params, scheme):
         return units
     # Automatic wins (special hands): a declared hand is not compared; of two, the stronger
     # collects its units, equal strengths tie (docs/rules.md#special-hands; classic: a
-    # dragon beats the others).  Against a fouled hand the automatic win alone settles the
-    # pair (the classic rules are silent; the declared hand is never compared, so no
-    # showdown exposes the foul: docs/rules.md#automatic-wins-and-fouls).
+    # dragon beats the others).  A surrender settles its pairs alone (_surrender_units).
+    # Against a fouled hand the automatic win alone settles the pair (the classic rules
+    # are silent; the declared hand is never compared, so no showdown exposes the foul:
+    # docs/rules.md#automatic-wins-and-fouls).
     auto_a = auto_of(auto, a)
     auto_b = auto_of(auto, b)
     if auto_a != AUTO_NONE or auto_b != AUTO_NONE:
+        if auto_a == AUTO_SURRENDER or auto_b == AUTO_SURRENDER:
+            return _surrender_units(fouled, auto_a, auto_b, a, b, params)
         strength_a = _automatic_win_strength(params, auto_a)
         strength_b = _automatic_win_strength(params, auto_b)
         if strength_a == strength_b:

@@ -15,7 +15,8 @@ naming the columns), one hand a line, with these keys:
 * ``cards`` (required): the hand dealt, one text in the notation of
   :func:`solver.parse_cards`;
 * ``setting`` (required): your rows ``"FRONT / MIDDLE / BACK"`` (``|`` also separates the
-  rows), or ``"declare"`` (declare the hand's automatic win);
+  rows), or ``"declare"`` (declare the hand's automatic win), or ``"surrender"`` where the
+  rule set allows it;
 * ``rules``: the rule set (default: ``review_many``'s ``rules=``);
 * ``players``: seats at the table (default: ``players=``, else the rule set's largest);
 * ``cut``: the cut card, where the rule set has one;
@@ -76,7 +77,7 @@ from ._session_html import hand_name, report_html
 from .batch import _check_backend, _cores, _map, _slots
 from .cards import FIRST_JOKER, code_rank, format_cards, parse_codes
 from .display import FEW_DEALS, label, sort_row
-from .review import DECLARE, Review, _setting_codes, review
+from .review import DECLARE, SURRENDER, Review, _setting_codes, review
 from .rows import row_value
 from .rules import ROWS, RuleSet, rule_set
 from .sampling import prepare_hand
@@ -120,8 +121,8 @@ def _row_patterns():
 #: player's words (:func:`_patterns` says each exactly).  A hand may show several (a
 #: Front too strong often comes with a Middle too weak); each pattern's cost is the total
 #: loss of the hands that show it, so the costs of different patterns overlap and do not
-#: add up to the session's loss.  All but the first three are looked for only where
-#: neither you nor the best declare an automatic win (:data:`PATTERNS_NOTE`).
+#: add up to the session's loss.  All but the first five are looked for only where
+#: neither you nor the best declare an automatic win or surrender (:data:`PATTERNS_NOTE`).
 PATTERNS: dict[str, tuple[str, str]] = {
     "foul": ("a foul", "your rows are out of order: the Front beats the Middle, or the "
                        "Middle beats the Back"),
@@ -131,6 +132,11 @@ PATTERNS: dict[str, tuple[str, str]] = {
     "declared_wrongly": ("declared, better played",
                          "you declared the automatic win where playing the best setting "
                          "was worth more"),
+    "not_surrendered": ("surrender missed",
+                        "you played the hand where surrendering was the best choice"),
+    "surrendered_wrongly": ("surrendered, better played",
+                            "you surrendered where playing the best setting was worth "
+                            "more"),
     **_row_patterns(),
     "pair_split": ("a pair split",
                    "the best setting keeps a pair, trips or quads together in one row, and "
@@ -147,9 +153,9 @@ PATTERNS: dict[str, tuple[str, str]] = {
 }
 
 #: Said once beside the patterns, not in each definition.
-PATTERNS_NOTE = ("Apart from a foul and the two about automatic wins, a pattern is looked "
-                 "for only in hands where neither you nor the best setting declare an "
-                 "automatic win.")
+PATTERNS_NOTE = ("Apart from a foul and the four about automatic wins and surrender, a "
+                 "pattern is looked for only in hands where neither you nor the best "
+                 "setting declare an automatic win or surrender.")
 
 
 def _patterns(r: Review, rules, cut) -> tuple[str, ...]:
@@ -161,7 +167,11 @@ def _patterns(r: Review, rules, cut) -> tuple[str, ...]:
         found.add("not_declared")
     if r.declare and not r.best_declares:
         found.add("declared_wrongly")
-    if not (r.declare or r.best_declares):
+    if r.best_surrenders and not r.surrender:
+        found.add("not_surrendered")
+    if r.surrender and not r.best_surrenders:
+        found.add("surrendered_wrongly")
+    if not (r.declare or r.best_declares or r.surrender or r.best_surrenders):
         best = r.best
         mine, theirs = (r.front, r.middle, r.back), (best.front, best.middle, best.back)
         for row, a, b in zip(ROWS, mine, theirs):
@@ -221,11 +231,12 @@ class HandGrade:
     ``seed``: the seed it was graded with (:func:`hand_seed`), so ``review(cards,
     setting, rules, cut, players=players, samples=samples, seed=seed)`` is its
     :class:`solver.Review`.  ``setting``: your rows ``"FRONT / MIDDLE / BACK"`` in
-    reading order, or ``"declare"``; ``best``: the best choice, the same way;
-    ``categories`` and ``best_categories`` their rows' categories (empty for a
-    declaration); ``discards`` and ``best_discards`` (16 or 17 cards dealt).  ``loss``:
-    the best's mean score minus yours on the same deals (``-Review.diff``), ``loss_stderr``
-    its standard error; both None for a foul that cannot be played (``playable`` False).
+    reading order, or ``"declare"`` or ``"surrender"``; ``best``: the best choice, the
+    same way; ``categories`` and ``best_categories`` their rows' categories (empty for a
+    declaration or a surrender); ``discards`` and ``best_discards`` (16 or 17 cards
+    dealt).  ``loss``: the best's mean score minus yours on the same deals
+    (``-Review.diff``), ``loss_stderr`` its standard error; both None for a foul that
+    cannot be played (``playable`` False).
     ``tied``, ``is_best``, ``fouls``, ``rank``, ``ranked_among``: as in
     :class:`solver.Review`.  ``patterns``: the names of :data:`PATTERNS` it shows.
     """
@@ -522,11 +533,15 @@ def _grade(job) -> "HandGrade | str":
     return HandGrade(
         line=line, id=hand_id, cards=_hand_text(cards), rules=r.rules, cut=r.cut,
         players=r.players, samples=r.samples, seed=r.seed,
-        setting=DECLARE if r.declare else f"{r.front} / {r.middle} / {r.back}",
-        best=DECLARE if r.best_declares else f"{best.front} / {best.middle} / {best.back}",
+        setting=(DECLARE if r.declare else SURRENDER if r.surrender
+                 else f"{r.front} / {r.middle} / {r.back}"),
+        best=(DECLARE if r.best_declares else SURRENDER if r.best_surrenders
+              else f"{best.front} / {best.middle} / {best.back}"),
         categories=r.categories,
-        best_categories=("", "", "") if r.best_declares else tuple(best.categories),
-        discards=r.discards, best_discards="" if r.best_declares else best.discards,
+        best_categories=(("", "", "") if r.best_declares or r.best_surrenders
+                         else tuple(best.categories)),
+        discards=r.discards,
+        best_discards="" if r.best_declares or r.best_surrenders else best.discards,
         fouls=r.fouls, playable=r.playable, loss=loss, loss_stderr=r.diff_stderr,
         tied=r.tied, is_best=r.is_best, rank=r.rank, ranked_among=r.ranked_among,
         patterns=_patterns(r, rules, cut))
@@ -765,5 +780,7 @@ def _layout(report: SessionReport, costliest: int) -> str:
 def _setting_text(setting: str, categories: Sequence[str]) -> str:
     if setting == DECLARE:
         return "declare the automatic win"
+    if setting == SURRENDER:
+        return "surrender"
     rows = setting.split(" / ")
     return " / ".join(f"{row} ({label(c)})" if c else row for row, c in zip(rows, categories))

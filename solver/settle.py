@@ -13,7 +13,7 @@ import numpy as np
 
 from . import scoring
 from ._checks import is_int
-from .autowin import KIND_NAMES, best_kind, holds_kind, kind_order
+from .autowin import KIND_NAMES, holds_special, kind_order, special_of
 from .cards import to_codes
 from .rows import RowValue, cut_taken, explain_cut, tables_for, _value_of_codes
 from .rules import (BONUS_REPLACE, PAID_ROW_MADE, RANK_PLURALS, ROWS, SCHEME_GENERAL,
@@ -91,14 +91,33 @@ def _sized(x) -> bool:
     return hasattr(x, "__len__") and hasattr(x, "__getitem__")
 
 
-def _declared_codes(declared, n_seats: int, seat_codes, rules: RuleSet) -> np.ndarray:
+def _seat_numbers(seats, n_seats: int, what: str) -> list[int]:
+    """Seat numbers given as a sequence (``declared``, ``surrendered``), validated."""
+    if isinstance(seats, str) or not hasattr(seats, "__iter__"):
+        raise ValueError(f"{what} must be seat numbers, not {seats!r}")
+    seats = list(seats)
+    for seat in seats:
+        if not (is_int(seat) and 0 <= seat < n_seats):
+            raise ValueError(f"{what} seat {seat!r} is not a seat of this deal")
+    return seats
+
+
+def _declared_codes(declared, n_seats: int, seat_codes, rules: RuleSet,
+                    surrendered=None) -> np.ndarray:
     auto = np.zeros(n_seats, np.int8)
     order = kind_order(rules)
     if rules.automatic_wins and not rules.automatic_wins_declared:
-        # Special hands count automatically: every hand holding one is its strongest.
+        # Special hands count automatically: every hand holding one is its strongest
+        # (it is scored as it, whatever its player does: surrendering too).
         for seat in range(n_seats):
-            codes = [c for row in seat_codes[seat] for c in row]
-            auto[seat] = best_kind(np.array(codes, np.int64), order)
+            auto[seat] = special_of([c for row in seat_codes[seat] for c in row], rules)
+    if surrendered is not None:
+        seats = _seat_numbers(surrendered, n_seats, "surrendered")
+        if seats and not rules.surrender_cost:
+            raise ValueError(f"the {rules.name} rule set has no surrender")
+        for seat in seats:
+            if auto[seat] == 0:
+                auto[seat] = scoring.AUTO_SURRENDER
     if not declared:
         return auto
     if not rules.automatic_wins:
@@ -110,8 +129,10 @@ def _declared_codes(declared, n_seats: int, seat_codes, rules: RuleSet) -> np.nd
     for seat, name in items:
         if not (is_int(seat) and 0 <= seat < n_seats):
             raise ValueError(f"declared seat {seat!r} is not a seat of this deal")
+        if auto[seat] == scoring.AUTO_SURRENDER:
+            raise ValueError(f"seat {seat} both declares and surrenders")
         codes = [c for row in seat_codes[seat] for c in row]
-        kind = int(best_kind(np.array(codes, np.int64), order))
+        kind = special_of(codes, rules)
         if kind == 0:
             raise ValueError(f"seat {seat}: declared an automatic win its cards do not hold")
         if name is not None:
@@ -119,7 +140,7 @@ def _declared_codes(declared, n_seats: int, seat_codes, rules: RuleSet) -> np.nd
                 raise ValueError(f"seat {seat}: unknown automatic win {name!r}; valid: "
                                  f"{', '.join(KIND_NAMES[k] for k in order)}")
             # Any special the cards hold may be declared (a lesser claim than the best).
-            if not holds_kind(np.array(codes, np.int64), KIND_NAMES.index(name)):
+            if not holds_special(codes, KIND_NAMES.index(name), rules):
                 what = f"a {name.replace('_', ' ')}" if name.endswith("dragon") else name
                 raise ValueError(f"seat {seat}: declared {what} its cards do not hold")
             if rules.automatic_wins_declared:       # (else the hand is its strongest)
@@ -129,7 +150,7 @@ def _declared_codes(declared, n_seats: int, seat_codes, rules: RuleSet) -> np.nd
     return auto
 
 
-def _prepare(arrangements, rules, cut, declared):
+def _prepare(arrangements, rules, cut, declared, surrendered=None):
     rs = rule_set(rules)
     if isinstance(arrangements, str) or not hasattr(arrangements, "__iter__"):
         raise ValueError(f"arrangements must be a sequence of (front, middle, back), one a "
@@ -144,9 +165,9 @@ def _prepare(arrangements, rules, cut, declared):
     seat_codes = _seat_codes(arrangements, rs, cut_taken(rs, cut))
     vals = np.array([[_value_of_codes(row, tables) for row in seat] for seat in seat_codes],
                     np.int32)
-    auto = _declared_codes(declared, n, seat_codes, rs)
+    auto = _declared_codes(declared, n, seat_codes, rs, surrendered)
     fouled = ~((vals[:, 0] < vals[:, 1]) & (vals[:, 1] <= vals[:, 2]))
-    fouled &= auto == 0                  # a declared hand is not compared
+    fouled &= auto == 0                  # a declared or surrendered hand is not compared
     if not scoring.fouls_playable(rs):
         for seat in np.nonzero(fouled)[0]:
             f, m, b = (RowValue(v) for v in vals[seat])
@@ -156,16 +177,18 @@ def _prepare(arrangements, rules, cut, declared):
 
 
 def settle(arrangements: Iterable[Arrangement], rules: "str | RuleSet",
-           cut: "str | int | None" = None, declared=None, detail: bool = False
-           ) -> Union[list[int], Settlement]:
+           cut: "str | int | None" = None, declared=None, detail: bool = False,
+           surrendered=None) -> Union[list[int], Settlement]:
     """Each seat's units for one deal (they sum to zero).
 
     ``arrangements``: one ``(front, middle, back)`` per seat, each row as text or card
     codes, or one text ``"FRONT / MIDDLE / BACK"`` (``|`` separates too, as on the
     command line).  ``cut``: the cut card (``bonus``).  ``declared`` (``classic``): the
     seats that declare an automatic win, as seat numbers or ``{seat: name}``; their split
-    need not be legal.  ``detail=True`` (a real bool) returns a :class:`Settlement` with
-    the pair-by-pair breakdown.
+    need not be legal.  ``surrendered``: the seats that surrender, where the rule set lets
+    a player (docs/rules.md#surrender); their rows are not compared and need not be legal.
+    ``detail=True`` (a real bool) returns a :class:`Settlement` with the pair-by-pair
+    breakdown.
 
     ``joker``/``bonus`` reject a fouled arrangement (it cannot be played); ``pagat``
     and ``classic`` score it as their rules say (docs/rules.md#legality).
@@ -173,7 +196,7 @@ def settle(arrangements: Iterable[Arrangement], rules: "str | RuleSet",
     if not isinstance(detail, (bool, np.bool_)):
         raise ValueError(f"detail must be True or False, not {detail!r} "
                          f"({type(detail).__name__})")
-    rs, vals, fouled, auto = _prepare(arrangements, rules, cut, declared)
+    rs, vals, fouled, auto = _prepare(arrangements, rules, cut, declared, surrendered)
     params = scoring.scoring_params(rs)
     fouled_bits, auto_bits = scoring.pack_flags(fouled, auto)
     scores = [int(s) for s in scoring.settle_seats(vals, fouled_bits, auto_bits, params)]
@@ -182,8 +205,9 @@ def settle(arrangements: Iterable[Arrangement], rules: "str | RuleSet",
     n = len(scores)
     pairs = tuple(_explain(vals, fouled, auto, a, b, rs, params)
                   for a in range(n) for b in range(a + 1, n))
-    rows = tuple(tuple(("FOULED " if fouled[s] else "") + _describe(RowValue(v)) for v in vals[s])
-                 for s in range(n))
+    flag = ["FOULED " if fouled[s] else "SURRENDERED " if auto[s] == scoring.AUTO_SURRENDER
+            else "" for s in range(n)]
+    rows = tuple(tuple(flag[s] + _describe(RowValue(v)) for v in vals[s]) for s in range(n))
     return Settlement(tuple(scores), pairs, rows)
 
 
@@ -206,7 +230,10 @@ def _explain(vals, fouled, auto, a, b, rs: RuleSet, params) -> PairResult:
                      else "tie") if compared or rs.scheme == SCHEME_SCOOP else "-"
                     for r in range(3))
     items: list[tuple[str, int]] = []
-    if auto[a] or auto[b]:
+    gave_up = [s for s in (a, b) if auto[s] == scoring.AUTO_SURRENDER]
+    if gave_up:
+        items.append((" and ".join(f"seat {s}" for s in gave_up) + " surrendered", units))
+    elif auto[a] or auto[b]:
         items.append(("automatic win(s)", units))
     elif rs.scheme == SCHEME_GENERAL and fouled[a] != fouled[b]:
         items = _general_items(vals, fouled, fouled_bits, auto_bits, a, b, hr, rs, params)

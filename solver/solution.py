@@ -93,16 +93,22 @@ class Solution:
     scored), closest first, each with its paired difference from the best on the same
     deals (:class:`Alternative`); ``tied`` lists those within two standard errors of it.
 
-    An automatic win (``classic``): ``automatic_win`` names the hand's, and ``declare``
-    says whether declaring it beats playing the best arrangement, over the deals that
-    chose (its mean there: ``ev_declare_in_sample``, against ``ev_in_sample``).
+    An automatic win (``classic``): ``automatic_win`` names the hand's, ``declare_rows``
+    the 13 cards that show it, as rows (``declare_discards``: the cards a 16- or 17-card
+    hand does not keep), and ``declare`` says whether declaring it is the best action
+    over the deals that chose (its mean there: ``ev_declare_in_sample``, against
+    ``ev_in_sample``; and against surrendering's, where the rule set allows that).
     ``ev_declare`` and ``stderr_declare``: declaring's mean on the same held-out deals
     as ``ev`` and its standard error (the same footing as ``ev``; in-sample where
-    ``ev`` is).  ``ev``, ``stderr`` and the rows are always the best *setting*'s, the
-    one to play if you do not declare: :attr:`action` says which action the solver
-    recommends (``"declare"`` or ``"set"``), and :attr:`action_ev` /
+    ``ev`` is).  Surrender (docs/rules.md#surrender; None where the rule set has none):
+    ``surrender`` says whether surrendering is the best action, on the same terms, with
+    ``ev_surrender``, ``stderr_surrender`` and ``ev_surrender_in_sample``.  ``ev``,
+    ``stderr`` and the rows are always the best *setting*'s, the one to play if you
+    neither declare nor surrender: :attr:`action` says which action the solver
+    recommends (``"declare"``, ``"surrender"`` or ``"set"``), and :attr:`action_ev` /
     :attr:`action_stderr` give that action's held-out EV (``ev_declare`` when
-    declaring, else ``ev``); :meth:`to_dict` includes all three.
+    declaring, ``ev_surrender`` when surrendering, else ``ev``); :meth:`to_dict`
+    includes all three.
 
     ``categories``: each row's category (API name); ``cut``:
     the cut card (``bonus``).  Adaptive sampling (``solve``'s default): ``precision`` and
@@ -158,6 +164,15 @@ class Solution:
     pooled: bool = False
     stderr_declare: Optional[float] = None      # ``ev_declare``'s standard error
     ev_declare_in_sample: Optional[float] = None   # declaring's mean over ``samples``
+    # The 13 cards that show the automatic win, as rows, and those a 16- or 17-card hand
+    # does not keep when it declares ("" for 13 dealt).
+    declare_rows: Optional[tuple[str, str, str]] = None
+    declare_discards: str = ""
+    # Surrender (where the rule set allows it): whether to, and its numbers, as declaring's.
+    surrender: Optional[bool] = None
+    ev_surrender: Optional[float] = None
+    stderr_surrender: Optional[float] = None
+    ev_surrender_in_sample: Optional[float] = None
 
     def __post_init__(self):
         object.__setattr__(self, "row_rates", RowRates(self.row_rates))
@@ -169,20 +184,23 @@ class Solution:
 
     @property
     def action(self) -> str:
-        """What the solver recommends: ``"declare"`` the automatic win, or ``"set"`` the
-        hand as the rows say."""
-        return "declare" if self.declare else "set"
+        """What the solver recommends: ``"declare"`` the automatic win, ``"surrender"``,
+        or ``"set"`` the hand as the rows say."""
+        return "declare" if self.declare else "surrender" if self.surrender else "set"
 
     @property
     def action_ev(self) -> float:
-        """The held-out EV of :attr:`action` (``ev_declare`` when declaring, else
-        ``ev``): what following the advice is worth, a deal."""
-        return self.ev_declare if self.declare else self.ev
+        """The held-out EV of :attr:`action` (``ev_declare`` when declaring,
+        ``ev_surrender`` when surrendering, else ``ev``): what following the advice is
+        worth, a deal."""
+        return (self.ev_declare if self.declare else self.ev_surrender if self.surrender
+                else self.ev)
 
     @property
     def action_stderr(self) -> Optional[float]:
         """:attr:`action_ev`'s standard error."""
-        return self.stderr_declare if self.declare else self.stderr
+        return (self.stderr_declare if self.declare
+                else self.stderr_surrender if self.surrender else self.stderr)
 
     def to_dict(self) -> dict:
         """Every field as plain Python values (lists for tuples), ready for ``json``,

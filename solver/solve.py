@@ -18,7 +18,7 @@ import numpy as np
 from . import _warmup
 from ._checks import check_int
 from ._jit import compile_progress, runnable
-from .autowin import KIND_NAMES, best_kind, kind_order
+from .autowin import KIND_NAMES, special_of, special_split
 from .cards import CardsLike, names
 from .display import FEW_DEALS, reading_order
 from .policy import POLICY_TABLE, builtin_policy, compile_model_kernel, set_hands_kernel
@@ -27,8 +27,8 @@ from .rules import ROWS, RuleSet
 from .sampling import (DEPART_Z, Deals, Hand, Policy, adaptive_scores, anchor_setting,
                        check_memory, check_sampling, first_batch, given_opponents,
                        prepare_hand, use_pool)
-from .scoring import (describe, describer, row_bonus, score_candidates, score_kernel_for,
-                      scoring_params)
+from .scoring import (AUTO_SURRENDER, describe, describer, row_bonus, score_candidates,
+                      score_kernel_for, scoring_params)
 from .search import dominance_failure, front_bonus_is_monotone, nondominated_arrangements
 from .solution import Alternative, Solution
 from .tables import category_name, row_tables
@@ -99,7 +99,8 @@ def solve(cards: CardsLike, rules: "str | RuleSet", cut: "str | int | None" = No
     players: seats at the table (``pagat``/``classic``: 2-4; default 4).
     opponents: instead of sampling, the opponents' settings for each sample: a sequence
         of samples, each a sequence of ``(front, middle, back)`` (add a fourth item
-        ``"declare"`` for a declared automatic win); the EV is then the mean over exactly
+        ``"declare"`` for a declared automatic win, ``"surrender"`` for a surrender:
+        docs/rules.md#surrender); the EV is then the mean over exactly
         those, with no randomness, and the answer is exact for them.  ``samples``, if
         given too, must be their number.
     policy: how each sampled opponent sets its hand: ``None`` or ``"table"`` (the default
@@ -305,17 +306,31 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
         warnings.warn(f"{S} deal{'s' if S > 1 else ''} cannot tell settings apart: the "
                       f"standard errors of fewer than {FEW_DEALS} deals mean little "
                       f"(use more samples)", UserWarning, stacklevel=2)
-    auto_name, declare, kind = None, None, 0
-    declaring = {}                        # declaring's numbers, as the setting's
-    if rs.automatic_wins and len(own) == 13:
-        kind = int(runnable(best_kind)(codes, kind_order(rs)))
-        if kind:
-            auto_name = KIND_NAMES[kind]
-            declared = score_candidates(cand_vals[:1], kind, *opp, params)[0]
-            declaring["ev_declare_in_sample"] = float(declared.mean())
-            # Declared specials are a choice; others count whether the player likes it.
-            declare = (not rs.automatic_wins_declared
-                       or declaring["ev_declare_in_sample"] > float(means[best]))
+    # The other actions than setting, scored on the same deals: declaring the hand's
+    # special (where it holds one) and surrendering (where the rule set allows it).  A
+    # special that counts whether the player likes it or not leaves no choice.
+    auto_name, declare, kind, surrender = None, None, 0, None
+    declaring, surrendering = {}, {}      # their numbers, as the setting's
+    kind = special_of(codes, rs)
+    counted = bool(kind) and not rs.automatic_wins_declared
+    if kind:
+        auto_name = KIND_NAMES[kind]
+        declared = score_candidates(cand_vals[:1], kind, *opp, params)[0]
+        declaring["ev_declare_in_sample"] = float(declared.mean())
+        declare_rows, declare_discards = _declare_rows(kind, own, rs)
+        declaring.update(declare_rows=declare_rows, declare_discards=declare_discards)
+    if rs.surrender_cost and not counted:
+        given_up = score_candidates(cand_vals[:1], AUTO_SURRENDER, *opp, params)[0]
+        surrendering["ev_surrender_in_sample"] = float(given_up.mean())
+    # The action: the highest mean over the deals that chose the setting (a tie keeps
+    # the setting, then declaring).
+    setting_mean = float(means[best])
+    declare_mean = declaring.get("ev_declare_in_sample", -np.inf)
+    surrender_mean = surrendering.get("ev_surrender_in_sample", -np.inf)
+    if kind:
+        declare = counted or (declare_mean > setting_mean and declare_mean >= surrender_mean)
+    if surrendering:
+        surrender = not declare and surrender_mean > setting_mean
     if holdout is None:                         # a quarter of the deals it used, and
         holdout = max(S // 4, 1 if not adaptive  # with adaptive sampling 64 opponent hands
                       else -(-HOLDOUT_HANDS // (n_seats - 1)))           # at least
@@ -329,6 +344,11 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
             cand_vals[:1], kind, *held_opp, params)[0]
         declaring.update(ev_declare=float(held_declared.mean()),
                          stderr_declare=_stderr(held_declared))
+    if surrendering:         # surrendering, likewise
+        held_given_up = given_up if held_opp is opp else score_candidates(
+            cand_vals[:1], AUTO_SURRENDER, *held_opp, params)[0]
+        surrendering.update(ev_surrender=float(held_given_up.mean()),
+                            stderr_surrender=_stderr(held_given_up))
     solution = Solution(
         rules=rs.name, front=front, middle=middle, back=back, discards=discards,
         ev=float(held.mean()), stderr=_stderr(held), samples=S,
@@ -338,6 +358,7 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
         p_scooped=tuple(float(x) / S for x in scooped), p_home_run=home_runs / S,
         row_rates=row_rates, bonus_units=float(bonus) / S, alternatives=alternatives,
         candidates=len(masks), automatic_win=auto_name, declare=declare, **declaring,
+        surrender=surrender, **surrendering,
         cut=hand.cut_name,
         precision=precision if adaptive else None, effort=effort,
         capped=adaptive and S == samples and len(running) > 1, in_running=len(running),
@@ -348,6 +369,14 @@ def _solved(hand, samples, seed, opponents, policy, top, holdout, precision, eff
     # name is in no registry.  (As solver.review does; it travels with a pickled answer.)
     object.__setattr__(solution, "_rule_set", rs)
     return solution
+
+
+def _declare_rows(kind: int, own: list, rs: RuleSet) -> tuple[tuple[str, str, str], str]:
+    """The rows that show the hand's special ``kind`` -- 13 of its cards -- as a player
+    reads them, and the cards it does not keep (16 or 17 dealt)."""
+    front, middle, back, discards = special_split(kind, own, rs)
+    return (tuple(names(reading_order(row, group=False)) for row in (front, middle, back)),
+            names(reading_order(discards, group=False)) if discards else "")
 
 
 def _next_best(scores: np.ndarray, totals: np.ndarray, scored: np.ndarray, best: int,

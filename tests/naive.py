@@ -16,7 +16,7 @@ set, named under docs/rules.md#sources.
 
 from collections import Counter
 from functools import lru_cache
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations, combinations_with_replacement, product
 
 # ---------------------------------------------------------------------------------------
 # Constants
@@ -410,7 +410,8 @@ def holds_special(cards13, name):
     if name == "three_straight_flushes":      # every row a straight flush (Front: 3 cards)
         return _has_split(cards13, _is_front_straight_flush, _is_five_straight_flush)
     if name == "three_quads":                 # three sets of four of a kind, and one card
-        return sum(1 for n in per_rank.values() if n == 4) >= 3
+        return sum(1 for n in per_rank.values() if n >= 4) >= 3    # (five of a rank: a
+        #                                          four of a kind and the one card)
     if name == "all_big":                     # every card 8 to A
         return all(r >= 8 for r in ranks)
     if name == "all_small":                   # every card 2 to 8
@@ -457,6 +458,170 @@ def special_hands(cards13):
         raise ValueError("special hands need 13 cards")
     _check_counts(cards13, "classic")
     return [name for name in SPECIAL_HANDS if holds_special(cards13, name)]
+
+
+# ---------------------------------------------------------------------------------------
+# Special hands in any deck: jokers, a second set of spades, 16 or 17 cards dealt
+# (#special-hands-with-jokers-and-longer-deals)
+# ---------------------------------------------------------------------------------------
+# The definition: a hand holds a special when some 13 of its cards, each joker replaced by
+# some card of the 52 where jokers are wild (#special-hands-with-jokers-and-longer-deals),
+# hold it by holds_special.  holds_special_literally is that sentence, for the small
+# cases it can afford; holds_special_in says the same by the special's shapes: every way
+# its 13 cards can be laid out (which ranks are the quads, which suits the flushes, which
+# straights the rows), each slot wanting a card of some rank, suit or class, or any card.
+# A hand holds the special when its real cards fill every slot of some shape that wants
+# a particular card, but for what its wild jokers fill (the slots for any card are filled
+# by the cards left: a hand has at least 13).
+
+def holds_special_literally(cards, name, wild=True):
+    """By the definition: some 13 of ``cards``, wild jokers replaced by any cards (a joker
+    that is not wild is a card of no rank and no suit: it can only be the one card beside
+    six pairs, three quads, four trips or twelve of one colour)."""
+    cards = parse(cards) if isinstance(cards, str) else list(cards)
+    for kept in set(combinations(sorted(cards), 13)):
+        real = [c for c in kept if c != JOKER]
+        jokers = 13 - len(real)
+        if not jokers:
+            if holds_special(real, name):
+                return True
+        elif wild:
+            for substitutes in combinations_with_replacement(DECK52, jokers):
+                if holds_special(real + list(substitutes), name):
+                    return True
+        elif jokers == 1 and name in ("six_pairs", "three_quads", "four_trips",
+                                      "twelve_one_colour"):
+            # The joker can only be the one card: the other 12 must be the rest.
+            if _twelve_make(real, name):
+                return True
+    return False
+
+
+def _twelve_make(real12, name):
+    """Twelve real cards are six pairs, three quads, four trips or twelve of one colour by
+    themselves."""
+    if name == "twelve_one_colour":
+        return all(c[1] in "sc" for c in real12) or all(c[1] in "hd" for c in real12)
+    per_rank = Counter(c[0] for c in real12)
+    if name == "six_pairs":
+        return sum(n // 2 for n in per_rank.values()) >= 6
+    size, count = (4, 3) if name == "three_quads" else (3, 4)
+    return sum(1 for n in per_rank.values() if n >= size) >= count
+
+
+def _pair_vectors(per_rank, n_pairs):
+    """Every way to lay ``n_pairs`` pairs on ranks: {rank: pairs}, pairs on ranks the hand
+    lacks under the key "absent".  (Pairs beyond the cards a rank can fill, (count + 1) //
+    2, fill only from jokers, as pairs of an absent rank do, so they are counted there.)"""
+    ranks = sorted(per_rank)
+    caps = [(per_rank[r] + 1) // 2 for r in ranks]
+
+    def place(i, left):
+        if i == len(ranks):
+            yield {"absent": left} if left else {}
+            return
+        for k in range(min(caps[i], left) + 1):
+            for rest in place(i + 1, left - k):
+                yield {**rest, ranks[i]: k} if k else rest
+    yield from place(0, n_pairs)
+
+
+def _shapes(name, real, jokers):
+    """(what a slot wants of a card, {want: slots}, slots for any card) of every shape of
+    the special ``name`` that the hand's real cards and ``jokers`` might fill (see above;
+    shapes left out are said where)."""
+    per_rank = Counter(c[0] for c in real)
+    by_rank, by_suit, by_card = (lambda c: c[0]), (lambda c: c[1]), (lambda c: c)
+    front_straights = [[14, 2, 3]] + [[r, r + 1, r + 2] for r in range(2, 13)]
+    five_straights = [[14, 2, 3, 4, 5]] + [list(range(r, r + 5)) for r in range(2, 11)]
+    if name == "dragon":
+        yield by_rank, Counter(RANKS), 0
+    elif name == "suited_dragon":
+        for suit in SUITS:
+            yield by_card, Counter((r, suit) for r in RANKS), 0
+    elif name in ("twelve_royals", "all_big", "all_small"):
+        low, high = {"twelve_royals": (11, 14), "all_big": (8, 14), "all_small": (2, 8)}[name]
+        yield (lambda c: "in" if low <= c[0] <= high else None), Counter(["in"] * 13), 0
+    elif name == "all_one_colour":
+        colour = lambda c: "red" if c[1] in "hd" else "black"
+        for which in ("black", "red"):
+            yield colour, Counter([which] * 13), 0
+    elif name == "twelve_one_colour":
+        colour = lambda c: "red" if c[1] in "hd" else "black"
+        for which in ("black", "red"):
+            yield colour, Counter([which] * 12), 1
+    elif name in ("three_quads", "four_trips"):
+        size, count = (4, 3) if name == "three_quads" else (3, 4)
+        for ranks in combinations(RANKS, count):
+            yield by_rank, Counter({r: size for r in ranks}), 1
+    elif name == "six_pairs":
+        for pairs in _pair_vectors(per_rank, 6):
+            yield by_rank, Counter({r: 2 * k for r, k in pairs.items()}), 1
+    elif name == "five_pairs_and_trips":
+        for trips in RANKS:
+            if per_rank[trips] + jokers < 3:
+                continue          # (its trips' slots cannot fill: a rank, or the jokers)
+            for pairs in _pair_vectors(per_rank, 5):
+                slots = Counter({r: 2 * k for r, k in pairs.items()})
+                slots[trips] += 3
+                yield by_rank, slots, 0
+    elif name == "three_flushes":
+        for f, m, b in product(SUITS, repeat=3):
+            yield by_suit, Counter({f: 3}) + Counter({m: 5}) + Counter({b: 5}), 0
+    elif name == "three_straights":
+        for f in front_straights:
+            for m in five_straights:
+                for b in five_straights:
+                    yield by_rank, Counter(f + m + b), 0
+    elif name == "three_straight_flushes":
+        # Rows whose cards the hand (with its jokers) cannot cover are left out: a shape
+        # with one of them never fills.
+        held = set(real)
+
+        def rows(straights):
+            for suit in SUITS:
+                for ranks in straights:
+                    row = [(r, suit) for r in ranks]
+                    if len(row) - len(held.intersection(row)) <= jokers:
+                        yield row
+        fronts, fives = list(rows(front_straights)), list(rows(five_straights))
+        for f in fronts:
+            for m in fives:
+                for b in fives:
+                    yield by_card, Counter(f + m + b), 0
+    else:
+        raise ValueError("unknown special hand %r" % (name,))
+
+
+def holds_special_in(cards, name, wild=True):
+    """Whether a hand of any deck (13 to 17 cards; jokers, twice-held spades) holds the
+    special ``name`` in 13 of its cards, its jokers wild or not, by its shapes."""
+    cards = parse(cards) if isinstance(cards, str) else list(cards)
+    if len(cards) < 13:
+        raise ValueError("a special hand takes 13 cards")
+    real = [c for c in cards if c != JOKER]
+    jokers = len(cards) - len(real)
+    if name == "three_straight_flushes" and not (holds_special_in(cards, "three_flushes", wild)
+                                                 and holds_special_in(cards, "three_straights",
+                                                                      wild)):
+        return False      # (each of its shapes is one of three flushes and three straights)
+    held_by = {}
+    for want, slots, any_slots in _shapes(name, real, jokers if wild else 0):
+        if want not in held_by:                 # (the same for every shape of a kind)
+            held_by[want] = Counter(want(c) for c in real)
+        held = held_by[want]
+        filled = sum(min(held[k], n) for k, n in slots.items())
+        fitted = 13 - any_slots
+        if filled == fitted or (wild and fitted - filled <= jokers):
+            return True
+    return False
+
+
+def special_hands_in(cards, names=None, wild=True):
+    """The names of every special hand (of ``names``, default all) a hand of any deck
+    holds, in SPECIAL_HANDS order."""
+    return [name for name in SPECIAL_HANDS if (names is None or name in names)
+            and holds_special_in(cards, name, wild)]
 
 
 def automatic_win(cards13):
@@ -738,25 +903,33 @@ def _at_table(rules, n):
               "row_bonus", "bonus_mode", "bonus_paid", "bonus_multiplied", "foul_penalty",
               "foul_loses_rows", "automatic_wins", "automatic_win_strength",
               "row_bonus_by_rank", "majority_multiplied", "scoop_multiplied",
-              "loss_cap_per_pair", "loss_cap_per_deal")
+              "loss_cap_per_pair", "loss_cap_per_deal", "surrender_cost")
     defaults = {"automatic_win_strength": {}, "row_bonus_by_rank": {},
                 "majority_multiplied": False, "scoop_multiplied": False,
-                "loss_cap_per_pair": 0, "loss_cap_per_deal": 0}
+                "loss_cap_per_pair": 0, "loss_cap_per_deal": 0, "surrender_cost": 0}
     table = {f: getattr(rules, f, defaults.get(f)) for f in fields}
     table.update(dict(getattr(rules, "seat_scoring", {}).get(n, {})))
     return type("RulesAtTable", (), table)
 
 
-def settle_general(keys, rules, fouled=None, declared=None):
+def settle_general(keys, rules, fouled=None, declared=None, surrendered=()):
     """Units won (+) or lost (-) by each seat under the general scoring.
 
     ``keys``: each seat's three row keys (Front, Middle, Back); ``fouled``: each seat's
-    foul (ignored for a seat that declared); ``declared``: {seat: automatic-win name}.
-    The list sums to 0."""
+    foul (ignored for a seat that declared or surrendered); ``declared``: {seat:
+    automatic-win name}; ``surrendered``: the seats that surrender (#surrender: each pays
+    ``rules.surrender_cost`` to every other seat still in, one that neither surrendered
+    nor fouled, and nothing else).  The list sums to 0."""
     n = len(keys)
     rules = _at_table(rules, n)
     declared = dict(declared or {})
-    fouled = [bool(f) and s not in declared for s, f in enumerate(fouled or [False] * n)]
+    surrendered = set(surrendered)
+    if surrendered and not rules.surrender_cost:
+        raise ValueError("these rules have no surrender")
+    if surrendered & set(declared):
+        raise ValueError("a seat cannot both declare and surrender")
+    out = surrendered | set(declared)          # not compared (#surrender, #special-hands)
+    fouled = [bool(f) and s not in out for s, f in enumerate(fouled or [False] * n)]
     fouls_scored = rules.foul_penalty != 0 or rules.foul_loses_rows
     if any(fouled) and not fouls_scored:
         raise ValueError("a foul cannot be played under these rules")
@@ -780,8 +953,9 @@ def settle_general(keys, rules, fouled=None, declared=None):
 
     def scoops(i, j):
         """Scooping: by the scoop rule between compared hands; a valid hand scoops a foul
-        only where a foul loses every row; nobody scoops or is scooped by a declared hand."""
-        if i in declared or j in declared or fouled[i]:
+        only where a foul loses every row; nobody scoops or is scooped by a declared or
+        a surrendered hand."""
+        if i in out or j in out or fouled[i]:
             return False
         if fouled[j]:
             return rules.foul_loses_rows
@@ -830,6 +1004,13 @@ def settle_general(keys, rules, fouled=None, declared=None):
 
     def pair_payment(i, j):
         """Units j pays i (negative: i pays j), home-run units excluded."""
+        if i in surrendered or j in surrendered:
+            # A surrender pays the players still in the hand, and nothing else is paid.
+            if i in surrendered and j in surrendered:
+                return 0
+            if i in surrendered:
+                return 0 if fouled[j] else -rules.surrender_cost
+            return 0 if fouled[i] else rules.surrender_cost
         ai, aj = declared.get(i), declared.get(j)
         if ai is not None or aj is not None:
             return special_units(ai, aj, rules.automatic_wins,

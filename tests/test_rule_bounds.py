@@ -87,6 +87,8 @@ def _at(key, end: int) -> dict:
         d["royalties"].update(_royalties_by_rank(value))
     elif key.path == "fouls.penalty":
         d["fouls"] = {"rule": "penalty", "penalty": value} if value else {"rule": "loses_rows"}
+    elif key.path == "surrender.cost":
+        d["surrender"] = {"cost": value}
     elif key.path == "automatic_wins.NAME":
         d["automatic_wins"].update({n: value for n in AUTOMATIC_WINS})
     elif key.path == "automatic_wins.strength.NAME":
@@ -105,7 +107,7 @@ def _fouled(rs, arrangement) -> bool:
     return not f < m <= b
 
 
-def _reference(rs, seats, declared=None) -> list[int]:
+def _reference(rs, seats, declared=None, surrendered=()) -> list[int]:
     """naive.settle_general's units (Python integers) for a deal of text rows."""
     fouled = [_fouled(rs, s) for s in seats]
     if rs.row_bonus_by_rank:         # (royalties by rank: the reference's own keys, ranked)
@@ -113,7 +115,7 @@ def _reference(rs, seats, declared=None) -> list[int]:
         keys = [[naive.row_key(row, base) for row in seat] for seat in seats]
     else:
         keys = _keys_of(seats, rs)
-    return naive.settle_general(keys, rs, fouled, declared)
+    return naive.settle_general(keys, rs, fouled, declared, surrendered)
 
 
 def _cards(text) -> list[str]:
@@ -193,6 +195,26 @@ def test_at_each_end_of_each_range_settle_and_solve_are_exact(key, end):
     chosen = (got.front, got.middle, got.back)
     units = [_reference(rs, [chosen] + deal)[0] for deal in deals]
     assert got.ev_in_sample == sum(units) / len(units)
+    if rs.surrender_cost:
+        _check_surrender(rs, hand, deals)
+
+
+def _check_surrender(rs, hand, deals):
+    """A seat that surrenders pays the cost to each seat still in, as the reference says,
+    and takes nothing from the others; a solve's surrendering is worth exactly that."""
+    n = rs.max_seats
+    seats = [STRONG] + WEAK[:n - 1]
+    for gives_up in ([1], [0], list(range(1, n))):
+        want = _reference(rs, seats, surrendered=gives_up)
+        assert solver.settle(seats, rs, surrendered=gives_up) == want
+        assert want[gives_up[0]] == -rs.surrender_cost * (n - len(gives_up))
+    # Opponent 0 surrenders in every deal: it pays seat 0 the cost, whatever seat 0 sets.
+    given = [[deal[0] + ("surrender",)] + deal[1:] for deal in deals]
+    got = solver.solve(hand, rs, players=n, opponents=given, top=0)
+    chosen = (got.front, got.middle, got.back)
+    units = [_reference(rs, [chosen] + list(deal), surrendered=[1])[0] for deal in deals]
+    assert got.ev_in_sample == sum(units) / len(units)
+    assert got.ev_surrender_in_sample == -rs.surrender_cost * (n - 2)
 
 
 DRAGON = "Ah Kd Qc Js Th 9d 8c 7s 6h 5d 4c 3s 2h"

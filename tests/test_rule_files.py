@@ -130,13 +130,16 @@ def random_rule_dict(rng: random.Random) -> dict:
          "fouls": rng.choice([{"rule": "penalty", "penalty": rng.randint(1, 6)},
                               {"rule": "loses_rows"}, {"rule": "not_allowed"}, {}]),
          "automatic_wins": {}}
-    if not extra_spades and not jokers and cards == 13:     # (specials' only deal)
-        wins = {n: rng.randint(1, 13) for n in rng.sample(AUTOMATIC_WINS, rng.randint(0, 6))}
-        if wins and rng.random() < 0.5:
-            wins["strength"] = {n: rng.randint(1, 4) for n in wins}
-        if rng.random() < 0.5:
-            wins["declared"] = rng.random() < 0.5
-        d["automatic_wins"] = wins
+    wins = {n: rng.randint(1, 13) for n in rng.sample(AUTOMATIC_WINS, rng.randint(0, 6))}
+    if wins and rng.random() < 0.5:
+        wins["strength"] = {n: rng.randint(1, 4) for n in wins}
+    if rng.random() < 0.5:
+        wins["declared"] = rng.random() < 0.5
+    if set(wins) & set(AUTOMATIC_WINS) and jokers and rng.random() < 0.5:
+        wins["wild_jokers"] = rng.random() < 0.5
+    d["automatic_wins"] = wins
+    if rng.random() < 0.5:
+        d["surrender"] = {"cost": rng.randint(0, 4)}
     d["scoring"].update(majority_multiplied=rng.random() < 0.5,
                         scoop_multiplied=rng.random() < 0.5,
                         loss_cap_per_pair=rng.choice([0, 0, rng.randint(1, 12)]),
@@ -558,6 +561,7 @@ def test_every_field_of_a_rule_set_has_its_key_in_the_file_format():
              "home_run_multiplier", "home_run_min_seats", "row_bonus", "bonus_mode",
              "bonus_paid", "bonus_multiplied", "foul_penalty", "foul_loses_rows",
              "automatic_wins", "automatic_wins_declared", "automatic_win_strength",
+             "automatic_wins_wild", "surrender_cost",
              "majority_multiplied", "scoop_multiplied", "loss_cap_per_pair",
              "loss_cap_per_deal", "row_bonus_by_rank", "seat_scoring"}
     assert {f.name for f in dataclasses.fields(RuleSet)} == keyed
@@ -566,7 +570,7 @@ def test_every_field_of_a_rule_set_has_its_key_in_the_file_format():
     for name, value in [("deal_all_unseen", False), ("seats", (2, 4)),
                         ("bonus_paid", "row_made"), ("bonus_multiplied", True),
                         ("scoop", "no_row_lost"), ("home_run_units", 2),
-                        ("automatic_wins_declared", False),
+                        ("automatic_wins_declared", False), ("surrender_cost", 2),
                         ("automatic_win_strength", {"dragon": 2, "six_pairs": 1,
                                                     "three_flushes": 1, "three_straights": 1}),
                         ("majority_multiplied", True), ("scoop_multiplied", True),

@@ -193,7 +193,7 @@ QUADS = "As Ah Ad Ac Ks Kh Kd Kc Qs Qh Qd Qc 2c"           # six pairs, better p
 
 def _declaring(hand, opponents, rules="classic"):
     """Declaring's units in each deal, by settle (the slow reference)."""
-    split = solver.automatic_win(hand, rules)[2:]
+    split = solver.automatic_win(hand, rules)[2:5]
     return np.array([solver.settle([split] + [tuple(o[:3]) for o in deal], rules,
                                    declared=[0] + [j + 1 for j, o in enumerate(deal)
                                                    if len(o) == 4])[0]

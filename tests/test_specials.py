@@ -178,9 +178,12 @@ def test_a_rule_set_names_its_order_of_strength():
     (dict(automatic_win_strength={"dragon": 2, "six_pairs": 1, "three_flushes": 1,
                                   "three_straights": True}), "positive integer"),
     (dict(automatic_wins_declared="yes"), "must be true or false"),
-    (dict(jokers=2), "plain 52-card pack"),
-    (dict(spade_copies=2), "plain 52-card pack"),
-    (dict(cards_dealt=14, seats=(2, 3)), "plain 52-card pack"),
+    (dict(automatic_wins_wild=True), "the deck has no jokers"),
+    (dict(jokers=2, automatic_wins={}, automatic_wins_wild=True),
+     "the rule set has no special hands"),
+    (dict(jokers=2, automatic_wins_wild="yes"), "must be true or false"),
+    (dict(surrender_cost=-1), "surrender_cost must be a whole number"),
+    (dict(surrender_cost=True), "surrender_cost must be a whole number"),
 ])
 def test_bad_special_fields_are_one_clear_error(fields, message):
     with pytest.raises(ValueError, match=re.escape(message)):

@@ -107,7 +107,7 @@ def showdown(rules: "str | solver.RuleSet", players: Optional[int], seed: int, i
     if opponents not in OPPONENTS:
         raise ValueError(f"opponents={opponents!r}: one of {', '.join(OPPONENTS)}")
     rs, players, hands, cut = _deal(rules, players, seed, index)
-    seat_rows, declared = [], []
+    seat_rows, declared, surrendered = [], [], []
     mine, declare = _your_rows(setting, hands[0], rs, _automatic_win(hands[0], rs))
     seat_rows.append(mine)
     declared.append(declare)
@@ -120,12 +120,16 @@ def showdown(rules: "str | solver.RuleSet", players: Optional[int], seed: int, i
             sol = solver.solve(hands[seat], rs, cut, players=players, top=0,
                                seed=opponent_seed(seed, index, seat), **options)
             rows, declare = (sol.front, sol.middle, sol.back), bool(sol.declare)
+            if declare:                        # (the 13 cards that make it)
+                rows = tuple(sol.declare_rows)
+            if sol.surrender:
+                surrendered.append(seat)
         seat_rows.append(rows)
         declared.append(declare)
     try:
         result = solver.settle(seat_rows, rs, cut,
                                declared=[s for s in range(players) if declared[s]] or None,
-                               detail=True)
+                               detail=True, surrendered=surrendered or None)
     except ValueError as e:
         if "seat 0:" in str(e) and "fouled" in str(e):
             raise ValueError(f"your setting is fouled and the {rs.name} rules do not let a "
