@@ -352,8 +352,8 @@ if len(sys.argv) > 2:
 
 
 def test_closures_of_one_factory_are_cold_until_each_is_cached(tmp_path):
-    """Kernels made one a value (the model's, one a scheme and hand size) share an index
-    file on disk: one of them cached says nothing about the others."""
+    """Kernels made one a value (the model's, one a scheme and hand size) have entries of
+    their own on disk: one of them cached says nothing about the others."""
     (tmp_path / "closures_for_notice.py").write_text(textwrap.dedent("""
         import functools
         from solver._jit import njit
