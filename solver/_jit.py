@@ -36,10 +36,16 @@ from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
 import numba
+from numba.core import event as numba_event
 from numba.core.caching import FunctionCache
 from numba.core.dispatcher import Dispatcher
 from numba.core.environment import lookup_environment
 from numba.core.serialize import dumps
+
+try:
+    import fcntl                     # (POSIX: the compile locks below; none on Windows)
+except ImportError:                  # pragma: no cover
+    fcntl = None
 
 QUIET_ENV = "SOLVER_QUIET"
 # The one-line notice of a batch, whose worker processes compile (compile_progress is
@@ -77,7 +83,8 @@ def _clear_stale_caches() -> None:
         if stamp.exists() and stamp.read_text() == source_digest():
             return
         for cache in root.rglob("__pycache__"):
-            for old in (*cache.glob("*.nbi"), *cache.glob("*.nbc"), *cache.glob("*.nbc.*.tmp")):
+            for old in (*cache.glob("*.nbi"), *cache.glob("*.nbc"), *cache.glob("*.nbc.*.tmp"),
+                        *cache.glob("*.nbc.lock")):
                 old.unlink(missing_ok=True)
         stamp.parent.mkdir(exist_ok=True)
         _write_whole(str(stamp), source_digest().encode())
@@ -239,7 +246,16 @@ class KernelCache(FunctionCache):
         target_context.refresh()
         if not self._enabled:
             return None
-        for target in self.targets(target_context.codegen()):
+        targets = self.targets(target_context.codegen())
+        found = self._load(sig, targets, target_context)
+        if found is None:
+            found = self._claim(sig, targets, target_context)
+        return found
+
+    def _load(self, sig, targets, target_context):
+        """The first of ``targets``' entries for ``sig`` that is on disk and passes
+        every check, or None (a bad one said, deleted, and passed over)."""
+        for target in targets:
             path = self.entry_path(sig, target)
             try:
                 with open(path, "rb") as f:
@@ -257,7 +273,46 @@ class KernelCache(FunctionCache):
                 _remove(path)
         return None
 
+    def _claim(self, sig, targets, target_context):
+        """Before this process compiles ``sig`` (no entry on disk): take the entry's
+        compile lock, waiting while another process holds it, and then return what
+        that process compiled (its entry, loaded) if it saved one; else None, the lock
+        kept until :meth:`save_overload` (or a failed compile) lets it go."""
+        lock = self.entry_path(sig, targets[0]) + LOCK_SUFFIX
+        if fcntl is None or lock in _claims:   # (no locks here; or ours, re-entered)
+            return None
+        fd = _take_lock(lock)
+        if fd is None:
+            return None                        # not taken: compile without it
+        found = self._load(sig, targets, target_context)   # saved while we waited
+        if found is not None:
+            _let_go(fd)
+            return found
+        _claims[lock] = (self, fd)
+        try:
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()} {_niceness()}\n".encode())
+        except OSError:
+            pass
+        return None
+
+    def release_claims(self) -> None:
+        """Let go of every compile lock this kernel's cache holds (a compile failed)."""
+        for lock, (cache, fd) in list(_claims.items()):
+            if cache is self:
+                del _claims[lock]
+                _let_go(fd)
+
     def save_overload(self, sig, cres):
+        try:
+            self._save(sig, cres)
+        finally:
+            claim = _claims.pop(self.entry_path(sig, cres.codegen.magic_tuple())
+                                + LOCK_SUFFIX, None)
+            if claim is not None:
+                _let_go(claim[1])
+
+    def _save(self, sig, cres):
         if not self._enabled or not self._impl.check_cachable(cres):
             return
         target = cres.codegen.magic_tuple()
@@ -347,6 +402,88 @@ def _remove(path) -> None:
         os.unlink(path)
     except OSError:
         pass
+
+
+# --- one compile of an entry at a time, across processes -----------------------------------
+# A process about to compile an entry that is not on disk takes the entry's lock (flock on
+# "<entry>.lock", which the system lets go of if the process dies) and keeps it until the
+# entry is saved.  A process that finds the lock taken waits, then loads what the other
+# compiled, instead of compiling the same kernel at the same time: tests, the study page's
+# workers, a first solve's leftover process and the next command all share a cache.  It
+# does not wait for a process running at a lower priority (a first solve's leftover runs
+# at nice 19, and a busy machine may give it next to nothing), nor longer than
+# COMPILE_WAIT seconds; then it compiles too (the entry is written whole either way).
+LOCK_SUFFIX = ".lock"
+COMPILE_WAIT = 300.0
+_claims: "dict[str, tuple]" = {}        # lock path -> (its KernelCache, fd): held here
+
+
+def _niceness() -> int:
+    try:
+        return os.nice(0)
+    except (AttributeError, OSError):     # pragma: no cover
+        return 0
+
+
+def _take_lock(path: str) -> "Optional[int]":
+    """An open descriptor of ``path`` with an exclusive flock on it, once any other
+    process lets go of it; None if it cannot be had (no such file can be made, the
+    holder runs at a lower priority than this process, or COMPILE_WAIT passed)."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        return None
+    deadline = None
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except BlockingIOError:
+            pass
+        except OSError:
+            break
+        if deadline is None:                      # first found taken: whose is it?
+            deadline = time.monotonic() + COMPILE_WAIT
+            if _holder_niceness(fd) > _niceness():
+                break
+        if time.monotonic() > deadline:
+            break
+        time.sleep(0.02)
+    os.close(fd)
+    return None
+
+
+def _holder_niceness(fd: int) -> int:
+    """The niceness the lock's holder wrote in it (0 if it has not written it yet)."""
+    try:
+        return int(os.pread(fd, 64, 0).split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _let_go(fd: int) -> None:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    except OSError:
+        pass
+    os.close(fd)
+
+
+class _LetGoAfterAFailedCompile(numba_event.Listener):
+    """A compile that raises (a typing error Numba recovers from, say) saves no entry:
+    its locks are let go of at once, not when the process ends."""
+
+    def on_start(self, event) -> None:
+        pass
+
+    def on_end(self, event) -> None:
+        if getattr(event, "_exc_details", None) is not None:     # (no public name)
+            cache = getattr(event.data.get("dispatcher"), "_cache", None)
+            if isinstance(cache, KernelCache):
+                cache.release_claims()
+
+
+numba_event.register("numba:compile", _LetGoAfterAFailedCompile())
 
 
 _clear_stale_caches()

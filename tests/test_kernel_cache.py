@@ -243,41 +243,108 @@ def test_numbas_own_files_beside_the_entries_are_not_read(kernels, tmp_path, cap
 WORKER = textwrap.dedent('''
     import sys
     import numpy as np
+    from numba.core import event
     sys.path.insert(0, sys.argv[1])
     import kernels_for_cache as k
     from solver._jit import njit
+    compiled = []
+
+    class Count(event.Listener):             # each compile of the test's kernels here
+        def on_start(self, e):
+            pass
+
+        def on_end(self, e):
+            if e.data["dispatcher"].py_func.__module__ == "kernels_for_cache":
+                compiled.append(e.data["dispatcher"].py_func.__qualname__)
+
+    event.register("numba:compile", Count())
     order = [int(x) for x in sys.argv[2].split(",")]
     a = np.arange(7)
     for n in order:                      # closures, and three signatures of one kernel
         assert np.array_equal(njit(k.plus(n))(a), a + n)
         b = a.astype([np.int64, np.float64, np.int32][n % 3])
         assert np.array_equal(njit(k.doubled)(b), b * 2)
-    print("ok")
+    print(len(compiled))
 ''')
 
 
-def test_processes_compiling_into_one_empty_cache_at_once_leave_it_whole(tmp_path):
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "kernels_for_cache.py").write_text(KERNELS)
+def _workers(tmp_path, orders):
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env.update(NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
-    orders = ["0,1,2,3,4,5", "5,4,3,2,1,0", "2,0,4,1,5,3", "3,5,1,4,0,2"]
-    workers = [subprocess.Popen([sys.executable, "-c", WORKER, str(tmp_path / "src"), o],
-                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True) for o in orders]
+    return [subprocess.Popen([sys.executable, "-c", WORKER, str(tmp_path / "src"), o],
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True) for o in orders]
+
+
+def _compiles(workers) -> int:
+    """The compiles the ``workers`` made between them (each checked to have ended well)."""
+    total = 0
     for w in workers:
         out, err = w.communicate(timeout=600)
-        assert w.returncode == 0 and out.strip() == "ok", err[-2000:]
-        assert "cannot be used" not in err, err
+        assert w.returncode == 0, err[-2000:]
+        assert "cannot be used" not in err and "Traceback" not in err, err
+        total += int(out)
+    return total
+
+
+def test_processes_compiling_into_one_empty_cache_at_once_leave_it_whole(tmp_path):
+    """Four processes, each calling six closures and three signatures of one kernel in
+    its own order, into one empty cache: each of the nine entries is compiled by one of
+    them (the others wait for it and load it: the entry's compile lock), written whole,
+    and a later process loads every one, compiling nothing and saying nothing."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "kernels_for_cache.py").write_text(KERNELS)
+    orders = ["0,1,2,3,4,5", "5,4,3,2,1,0", "2,0,4,1,5,3", "3,5,1,4,0,2"]
+    assert _compiles(_workers(tmp_path, orders)) == 6 + 3
     entries = _entries(tmp_path)
     assert len(entries) == 6 + 3                   # six closures, three signatures
     assert not glob.glob(str(tmp_path / "cache" / "**" / "*.tmp"), recursive=True)
-    # A later process loads every one of them (writes nothing), and says nothing.
-    run = subprocess.run([sys.executable, "-c", WORKER, str(tmp_path / "src"), "0,1,2,3,4,5"],
-                         env=env, capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0 and run.stderr == "", run.stderr[-2000:]
-    assert sorted(os.path.getmtime(e) for e in entries) == sorted(
-        os.path.getmtime(e) for e in _entries(tmp_path))
+    before = sorted(os.path.getmtime(e) for e in entries)
+    [later] = _workers(tmp_path, ["0,1,2,3,4,5"])
+    out, err = later.communicate(timeout=600)
+    assert later.returncode == 0 and int(out) == 0 and err == "", err[-2000:]
+    assert sorted(os.path.getmtime(e) for e in _entries(tmp_path)) == before
+
+
+def test_a_process_does_not_wait_for_one_of_lower_priority(tmp_path):
+    """A compile lock held by a process running at a lower priority (a first solve's
+    leftover process runs at nice 19) is not waited for: the kernel is compiled here."""
+    import fcntl
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "kernels_for_cache.py").write_text(KERNELS)
+    [first] = _workers(tmp_path, ["0"])
+    assert _compiles([first]) == 2
+    held = []
+    for entry in _entries(tmp_path):                 # the entries gone, their locks held
+        os.unlink(entry)
+        fd = os.open(entry + _jit.LOCK_SUFFIX, os.O_RDWR | os.O_CREAT)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        os.write(fd, f"{os.getpid()} 19\n".encode())
+        held.append(fd)
+    try:
+        [second] = _workers(tmp_path, ["0"])
+        assert _compiles([second]) == 2              # at once, not after COMPILE_WAIT
+    finally:
+        for fd in held:
+            os.close(fd)
+
+
+def test_a_failed_compile_lets_go_of_its_lock(kernels, tmp_path):
+    """A compile that raises (here, a typing error) saves nothing: its lock is let go of
+    at once, so another process would not wait for it."""
+    import fcntl
+    kernel = _fresh(kernels.doubled)
+    with pytest.raises(numba.core.errors.TypingError):
+        kernel(None)                        # (None * 2: no such operation)
+    assert _jit._claims == {}
+    locks = glob.glob(str(tmp_path / "cache" / "**" / "*.lock"), recursive=True)
+    assert locks
+    for lock in locks:
+        fd = os.open(lock, os.O_RDWR)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)      # free
+        finally:
+            os.close(fd)
 
 
 DESCRIBE = textwrap.dedent('''
