@@ -131,7 +131,7 @@ def numba_can_cache() -> bool:
 def _name_closure(func) -> None:
     """Give a kernel made by a factory (a closure: the scoring's one a scheme, the
     model's one a scheme and hand size) a qualified name of its own, the values it closes
-    over appended: ``describer.<locals>.describe_kernel[scheme=3,...]``.
+    over appended: ``score_kernel_for.<locals>.score_kernel[scheme=3]``.
 
     Numba names a compiled function's machine code and its *environment* (the Python
     objects the code uses, such as the dtypes of the arrays it returns, by position) from
@@ -469,6 +469,58 @@ def _let_go(fd: int) -> None:
     os.close(fd)
 
 
+def hold_lock(path: str) -> "Optional[int]":
+    """An exclusive flock on ``path`` (made if need be) if no other process holds one,
+    as an open descriptor that keeps it until :func:`let_go` (or the process ends); None
+    if another process holds it, or there is no such lock here (Windows, an unwritable
+    folder).  (For a process that does a long piece of work others need not repeat, as
+    a first solve's warm-up: solver._warmup.)"""
+    if fcntl is None:
+        return None
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return fd
+    except OSError:
+        os.close(fd)
+        return None
+
+
+def lock_is_held(path: str) -> bool:
+    """Whether another process holds an flock on ``path`` (:func:`hold_lock`)."""
+    if fcntl is None:
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False                          # (no such lock: nobody holds it)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def let_go(fd: "Optional[int]") -> None:
+    """Let go of :func:`hold_lock`'s lock."""
+    if fd is not None:
+        _let_go(fd)
+
+
+def cache_folder(kernel) -> "Optional[str]":
+    """The folder of ``kernel``'s entries on disk (None: it has no disk cache)."""
+    cache = getattr(kernel, "_cache", None)
+    return cache.cache_path if isinstance(cache, KernelCache) else None
+
+
 class _LetGoAfterAFailedCompile(numba_event.Listener):
     """A compile that raises (a typing error Numba recovers from, say) saves no entry:
     its locks are let go of at once, not when the process ends."""
@@ -569,6 +621,13 @@ def _is_warm(kernel) -> bool:
         return False
 
 
+def _compiling_elsewhere(kernel) -> bool:
+    """Whether another process is compiling ``kernel`` for this one, which meanwhile runs
+    it as Python (:func:`runnable`): it is not this process's compile to tell of."""
+    process = _compiled_elsewhere.get(kernel)
+    return process is not None and process.poll() is None
+
+
 def cold_kernels(kernels: Iterable) -> list[str]:
     """Names of the ``kernels`` (Numba dispatchers) that the next call would compile."""
     return [getattr(k, "__name__", repr(k)) for k in kernels if not _is_warm(k)]
@@ -646,8 +705,9 @@ def compile_progress(kernels: Iterable, what: str, *, every: float = 5.0, file=N
     :func:`doing` block in progress instead of compiling; from a background
     thread, since a compile gives no progress of its own), and at the end ``done``
     (with the block's ``seconds``).  Yields whether it speaks; it never does with
-    ``SOLVER_QUIET=1``.  Cold kernels start :func:`compiling_since`'s clock either way."""
-    cold = [k for k in kernels if not _is_warm(k)]
+    ``SOLVER_QUIET=1``.  Cold kernels start :func:`compiling_since`'s clock either way;
+    kernels another process compiles meanwhile (run here as Python) are not cold."""
+    cold = [k for k in kernels if not _is_warm(k) and not _compiling_elsewhere(k)]
     if cold:
         _start_compiling(cold)
     if not notices_enabled() or not cold:

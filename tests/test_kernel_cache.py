@@ -347,38 +347,50 @@ def test_a_failed_compile_lets_go_of_its_lock(kernels, tmp_path):
             os.close(fd)
 
 
-DESCRIBE = textwrap.dedent('''
+# Two closures of one factory whose compiled code keeps different objects in its
+# environment: the dtypes of the arrays it returns (one, or three).
+MAKER = '''
+import numpy as np
+
+def maker(kind):
+    def made(a):
+        if kind == 0:
+            return a * 2
+        return a * 0.5, a > 1, a.astype(np.int8)
+    return made
+'''
+
+CALLER = textwrap.dedent('''
     import sys
     import numpy as np
-    from solver import rule_set
-    from solver._jit import as_python
-    from solver.scoring import describer, scoring_params
-    rng = np.random.default_rng(1)
-    opp = (rng.integers(0, 10, (50, 3, 3)) << 20).astype(np.int32)
-    fouled = rng.random((50, 3)) < 0.1
-    auto = np.zeros((50, 3), np.int8)
-    ours = (np.array([3, 5, 6]) << 20).astype(np.int32)
-    for name in sys.argv[1:]:
-        params = scoring_params(rule_set(name))
-        kernel = describer(int(params[0]))
-        got, want = kernel(ours, opp, fouled, auto, params), as_python(kernel)(
-            ours, opp, fouled, auto, params)
-        assert all(np.array_equal(g, w) for g, w in zip(got, want)), name
+    sys.path.insert(0, sys.argv[1])
+    import makers_for_cache as m
+    from solver._jit import njit
+    a = np.arange(7)
+    kept = []                         # (each kernel, and so its environment, kept alive)
+    for kind in map(int, sys.argv[2:]):
+        kept.append(njit(m.maker(kind)))
+        got, want = kept[-1](a), m.maker(kind)(a)
+        if kind == 0:
+            got, want = [got], [want]
+        assert all(np.array_equal(g, w) for g, w in zip(got, want)), kind
     print("ok")
 ''')
 
 
-def test_the_description_kernels_of_two_schemes_from_two_processes(tmp_path):
-    """Issue 38's crash, as it came about: one process describes a ``classic`` answer
-    (compiling that scheme's description kernel), a second describes ``classic`` (loaded)
-    and then ``classic:eastern`` (compiled), a third loads both: with Numba's names alone
-    the third gave the eastern kernel the classic one's environment, and crashed with
-    ``'descr' is NULL``."""
+def test_two_closures_of_one_factory_from_two_processes(tmp_path):
+    """Issue 38's crash, as it came about: one process compiles a factory's first
+    closure, a second loads it and compiles the second (Numba names compiled code by
+    qualified name, types and a count of the process's compiles: the same names as the
+    first's), a third loads both.  With Numba's names and cache, the third gave the
+    second closure the first's environment and crashed (``RuntimeError: In
+    'NRT_adapt_ndarray_to_python', 'descr' is NULL``, as under ``classic:eastern``)."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "makers_for_cache.py").write_text(MAKER)
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
-    env.update(NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(ROOT),
-               SOLVER_WARMUP="0")
-    for rules in (["classic"], ["classic", "classic:eastern"], ["classic", "classic:eastern"]):
-        run = subprocess.run([sys.executable, "-c", DESCRIBE, *rules], env=env,
-                             capture_output=True, text=True, timeout=600)
+    env.update(NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
+    for kinds in (["0"], ["0", "1"], ["0", "1"]):
+        run = subprocess.run([sys.executable, "-c", CALLER, str(tmp_path / "src"), *kinds],
+                             env=env, capture_output=True, text=True, timeout=600)
         assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr[-3000:]
         assert run.stderr == ""
