@@ -7,7 +7,7 @@ priority, for seconds after it returns, minutes on a busy machine: see solver._w
 so that runs do not overlap.  A timer of whole commands would count that wait (so
 benchmarks/firstrun.sh stops that process instead); this script does not.  Every cache
 starts empty: Numba's (the copy has no ``__pycache__``), the row tables' and the pools'
-(HOME, XDG_CACHE_HOME, SOLVER_CACHE_DIR and SOLVER_CACHE point into the copy).
+(HOME, XDG_CACHE_HOME and SOLVER_CACHE_DIR point into the copy).
 
     mkdir /tmp/solver-old && git archive cb507a9 solver | tar -x -C /tmp/solver-old
     python3 benchmarks/first_run.py /tmp/solver-old . [-n 7] [--rules classic]
@@ -63,9 +63,10 @@ def fresh_env(work: Path) -> dict:
     """The environment of a first run in ``work``: every cache of the solver's in the
     folder (the row tables, the pools, anything under HOME), none set elsewhere."""
     env = {k: v for k, v in os.environ.items()
-           if k not in ("NUMBA_CACHE_DIR", "SOLVER_QUIET", "PYTHONPATH")}
+           if k not in ("NUMBA_CACHE_DIR", "SOLVER_QUIET", "PYTHONPATH", "SOLVER_CACHE",
+                        "SOLVER_WARMUP", "NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES")}
     env.update(HOME=str(work / "home"), XDG_CACHE_HOME=str(work / "home" / ".cache"),
-               SOLVER_CACHE_DIR=str(work / "tables"), SOLVER_CACHE=str(work / "pool"))
+               SOLVER_CACHE_DIR=str(work / "tables"))
     return env
 
 
