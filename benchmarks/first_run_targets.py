@@ -152,14 +152,17 @@ def speed(base: Path, this: Path) -> None:
                                 ("base against this", "base", this)):
             print(f"compare_solve.py, {title}: load average {os.getloadavg()[0]:.1f}",
                   flush=True)
-            env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(new), str(HERE)]))
+            # No warm-up process: while one compiles, a fresh process runs the search as
+            # Python (solver._jit.runnable), which is not the warm speed.
+            env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(new), str(HERE)]),
+                       SOLVER_WARMUP="0", SOLVER_QUIET="1")
             subprocess.run([sys.executable, str(HERE / "compare_solve.py"),
                             str(work / old), "40", "3"], cwd=HERE, env=env, check=True)
             print(f"compare_quick_set.py --timing, {title}: load average "
                   f"{os.getloadavg()[0]:.1f}", flush=True)
             subprocess.run([sys.executable, str(HERE / "compare_quick_set.py"), "--old",
                             str(work / f"{old}-qs"), "--hands", "0", "--timing"],
-                           cwd=new, env=dict(os.environ, PYTHONPATH=str(new)), check=True)
+                           cwd=new, env=dict(env, PYTHONPATH=str(new)), check=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
