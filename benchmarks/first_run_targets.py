@@ -10,7 +10,7 @@ unless the figure is about them.
     git worktree add /tmp/base COMMIT      # (or any checkout of the base)
     python3 benchmarks/first_run_targets.py /tmp/base [-n 5] [--no-speed]
 
-The figures (issue 38's targets; benchmarks/README.md, "The first run", has them):
+The figures (the first run's targets; benchmarks/README.md, "The first run", has them):
 
 1. ``quiet``: the first ``python3 -m solver`` (a ``joker`` hand), wall seconds to the
    answer, with nothing else of ours running.

@@ -1,7 +1,7 @@
 """The README's tests in a checkout that is in use: the test suite (or a part of it) runs
 while ``python3 -m solver serve`` answers solves and a loop of command-line solves under
 several rule sets runs, all on the same checkout and the same caches (the compiled
-kernels in ``solver/__pycache__``, the row tables, the pools).  Issue 38 came from such
+kernels in ``solver/__pycache__``, the row tables, the pools).  A crash of 'descr' is NULL came from such
 a checkout: its kernel cache, written by a test run, solves and the study page's workers
 at once, crashed every later run with ``'descr' is NULL``.
 

@@ -141,7 +141,7 @@ def _name_closure(func) -> None:
     process that loaded both from the disk cache gave the second the first's environment
     (Numba keeps one environment a name), and its code read a dtype from a position that
     environment does not have: ``RuntimeError: In 'NRT_adapt_ndarray_to_python', 'descr'
-    is NULL`` (issue 38; tests/test_kernel_cache.py reproduces it).  Named by what they
+    is NULL`` (tests/test_kernel_cache.py reproduces it).  Named by what they
     close over, no two kernels that compute different things share a name, in memory or
     on disk."""
     if not func.__closure__ or func.__qualname__.endswith("]"):

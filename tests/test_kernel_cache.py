@@ -3,7 +3,7 @@ what it computes, written whole, and checked whole before use.  A damaged or for
 entry -- empty, cut off, a byte changed, another pickle, another kernel's, another
 Numba's or processor's, a name another loaded kernel holds -- costs one line on stderr
 and a compile, and is replaced; processes that compile into one empty cache at once
-leave it whole.  (Issue 38: a cache shared by tests, command-line solves and the study
+leave it whole.  (A cache shared by tests, command-line solves and the study
 page's workers crashed every later run with ``'descr' is NULL``.)"""
 import glob
 import os
@@ -379,7 +379,7 @@ CALLER = textwrap.dedent('''
 
 
 def test_two_closures_of_one_factory_from_two_processes(tmp_path):
-    """Issue 38's crash, as it came about: one process compiles a factory's first
+    """The 'descr' is NULL crash, as it came about: one process compiles a factory's first
     closure, a second loads it and compiles the second (Numba names compiled code by
     qualified name, types and a count of the process's compiles: the same names as the
     first's), a third loads both.  With Numba's names and cache, the third gave the
