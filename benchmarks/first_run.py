@@ -7,7 +7,7 @@ priority, for seconds after it returns, minutes on a busy machine: see solver._w
 so that runs do not overlap.  A timer of whole commands would count that wait (so
 benchmarks/firstrun.sh stops that process instead); this script does not.  Every cache
 starts empty: Numba's (the copy has no ``__pycache__``), the row tables' and the pools'
-(HOME, XDG_CACHE_HOME, SOLVER_CACHE_DIR and SOLVER_CACHE point into the copy).
+(HOME, XDG_CACHE_HOME and SOLVER_CACHE_DIR point into the copy).
 
     mkdir /tmp/solver-old && git archive cb507a9 solver | tar -x -C /tmp/solver-old
     python3 benchmarks/first_run.py /tmp/solver-old . [-n 7] [--rules classic]
@@ -17,8 +17,10 @@ Prints each run, then per checkout the median wall time (min-max) and the median
 pair-by-pair ratios (second / first).  With ``--kernels``, one checkout's first runs
 instead, and what each kernel's compile cost in each process (the solving one and the
 warm-up one): its seconds from Numba's start to its end, and its own share without the
-kernels compiled inside it (a kernel's callees compile first, as part of it), medians
-over the runs; a kernel loaded from the disk cache is not a compile and is not listed.
+kernels compiled inside it (a kernel's callees compile first, as part of it), in wall
+time and in processor time (its thread's: what a quiet machine would take, about),
+medians over the runs, and each process's processor time spent compiling; a kernel
+loaded from the disk cache is not a compile and is not listed.
 """
 import argparse
 import os
@@ -43,15 +45,15 @@ if os.environ.get("FIRST_RUN_LOG"):
         starts = []
 
         def on_start(self, e):
-            self.starts.append(time.perf_counter())
+            self.starts.append((time.perf_counter(), time.thread_time()))
 
         def on_end(self, e):
-            start = self.starts.pop()
+            start, cpu = self.starts.pop()
             f = e.data["dispatcher"].py_func
             with open(os.environ["FIRST_RUN_LOG"], "a") as log:
                 log.write(f"{os.getpid()}\t{len(self.starts)}\t{f.__module__}."
                           f"{f.__qualname__.replace('.<locals>', '')}\t{start:.4f}\t"
-                          f"{time.perf_counter():.4f}\n")
+                          f"{time.perf_counter():.4f}\t{time.thread_time() - cpu:.4f}\n")
 
     event.register("numba:compile", _CompileLog())
 """
@@ -61,9 +63,10 @@ def fresh_env(work: Path) -> dict:
     """The environment of a first run in ``work``: every cache of the solver's in the
     folder (the row tables, the pools, anything under HOME), none set elsewhere."""
     env = {k: v for k, v in os.environ.items()
-           if k not in ("NUMBA_CACHE_DIR", "SOLVER_QUIET", "PYTHONPATH")}
+           if k not in ("NUMBA_CACHE_DIR", "SOLVER_QUIET", "PYTHONPATH", "SOLVER_CACHE",
+                        "SOLVER_WARMUP", "NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES")}
     env.update(HOME=str(work / "home"), XDG_CACHE_HOME=str(work / "home" / ".cache"),
-               SOLVER_CACHE_DIR=str(work / "tables"), SOLVER_CACHE=str(work / "pool"))
+               SOLVER_CACHE_DIR=str(work / "tables"))
     return env
 
 
@@ -117,7 +120,7 @@ def _named_by_a_process(folder: str) -> bool:
 def kernel_costs(root: Path, rules: "str | None", runs: int) -> None:
     """Print what each kernel's compile cost in ``runs`` first runs of ``root``
     (see the module's docstring)."""
-    walls, per_kernel = [], {}
+    walls, per_kernel, totals = [], {}, {}
     for i in range(runs):
         with tempfile.NamedTemporaryFile("r", suffix=".log") as log:
             walls.append(first_run(root.resolve(), rules, Path(log.name)))
@@ -127,25 +130,34 @@ def kernel_costs(root: Path, rules: "str | None", runs: int) -> None:
         lines.sort(key=lambda l: float(l[3]))                 # in the order they started
         solving = lines[0][0]                                 # the first compile's process
         print(f"run {i + 1}: {walls[-1]:.2f} s to the answer", flush=True)
-        for rank, (pid, depth, name, start, end) in enumerate(lines):
+        for rank, (pid, depth, name, start, end, cpu) in enumerate(lines):
             whole = float(end) - float(start)
-            inner = sum(float(e) - float(s) for p, d, _, s, e in lines
-                        if p == pid and int(d) == int(depth) + 1
-                        and float(start) <= float(s) and float(e) <= float(end))
+            inside = [l for l in lines if l[0] == pid and int(l[1]) == int(depth) + 1
+                      and float(start) <= float(l[3]) and float(l[4]) <= float(end)]
+            inner = sum(float(l[4]) - float(l[3]) for l in inside)
+            inner_cpu = sum(float(l[5]) for l in inside)
             where = "solving" if pid == solving else "warm-up"
-            per_kernel.setdefault((where, name), []).append((whole, whole - inner, depth, rank))
+            per_kernel.setdefault((where, name), []).append(
+                (whole, whole - inner, depth, rank, float(cpu) - inner_cpu))
+        for where in ("solving", "warm-up"):
+            top = [l for l in lines if int(l[1]) == 0 and (l[0] == solving) == (where == "solving")]
+            totals.setdefault(where, []).append(sum(float(l[5]) for l in top))
     print(f"{root}: median {statistics.median(walls):.2f} s to the answer "
           f"({min(walls):.2f}-{max(walls):.2f}), load average {os.getloadavg()[0]:.1f} now")
+    for where, cpu in totals.items():
+        print(f"  compiling in the {where} process: {statistics.median(cpu):.2f} s of "
+              f"processor time (median)")
     print(f"{'process':8s} {'kernel (indented: compiled inside the one above)':58s} "
-          f"{'whole':>7s} {'own':>7s}  compiles/run")
+          f"{'whole':>7s} {'own':>7s} {'own cpu':>7s}  compiles/run")
     # Each process's compiles in the order of the first run's (a kernel's callees under it).
     for (where, name), costs in sorted(per_kernel.items(),
                                        key=lambda kv: (kv[0][0] != "solving", kv[1][0][3])):
         depth = int(costs[0][2])
         whole = statistics.median(c[0] for c in costs)
         own = statistics.median(c[1] for c in costs)
-        print(f"{where:8s} {'  ' * depth + name:58s} {whole:6.2f}s {own:6.2f}s  "
-              f"{len(costs) / runs:.0f}")
+        own_cpu = statistics.median(c[4] for c in costs)
+        print(f"{where:8s} {'  ' * depth + name:58s} {whole:6.2f}s {own:6.2f}s {own_cpu:6.2f}s"
+              f"  {len(costs) / runs:.0f}")
 
 
 def main() -> None:

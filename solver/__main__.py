@@ -23,6 +23,7 @@
     python3 -m solver rules show NAME|FILE
     python3 -m solver serve [--host 127.0.0.1] [--port 8000] [--max-samples 4000]
                       [--timeout 60]
+    python3 -m solver warm [--rules NAME|FILE ...] [--all] [--processes N] [--portable]
     python3 -m solver help [COMMAND]
 
 ``--rules`` takes a rule set's name or a rule-set file (``--rules house.toml``:
@@ -286,6 +287,26 @@ def _parser() -> argparse.ArgumentParser:
                         "keeps on disk; beyond it the least recently used are deleted "
                         "(never a shipped model, nor one trained with the train command)")
 
+    w = sub.add_parser("warm", formatter_class=Formatter,
+                       help="compile the solver's kernels now, in parallel",
+                       description="Compile what a first solve of each rule set compiles "
+                                   "(the opponent model, the scoring, the search, the "
+                                   "description, the automatic-win check) and build its "
+                                   "row tables, into the caches on disk, in parallel "
+                                   "processes, and say what it did: later solves start "
+                                   "at once. Rule sets share kernels; each is compiled "
+                                   "once. What is on disk already is only loaded.",
+                       epilog=f"example: {prog} warm --rules joker classic")
+    w.add_argument("--rules", nargs="+", metavar="NAME|FILE", default=None,
+                   help=f"the rule sets (default: joker); {RULES_HELP}")
+    w.add_argument("--all", action="store_true", help="every shipped rule set")
+    w.add_argument("--processes", type=int, default=None, metavar="N",
+                   help="worker processes (default: one a core)")
+    w.add_argument("--portable", action="store_true",
+                   help="compile for any processor of this machine's architecture (a "
+                        "cache to copy to other machines; its code can be slower: "
+                        "benchmarks/README.md)")
+
     h = sub.add_parser("help", formatter_class=Formatter, help="this help, or a command's",
                        description="The help of the command line, or of one command.")
     h.add_argument("topic", nargs="?", metavar="COMMAND", default=None,
@@ -349,7 +370,7 @@ def main(argv=None) -> int:
                                 "deal": _deal, "review": _review,
                                 "train": _train, "exploitability": _exploitability,
                                 "deal": _deal, "review": _review, "rules": _rules,
-                                "serve": _serve}[args.command](args),
+                                "serve": _serve, "warm": _warm}[args.command](args),
                        parser.prog, command_options(parser, args.command),
                        watch_interrupts=args.command != "serve")
 
@@ -721,6 +742,18 @@ def _serve(args) -> int:
     except KeyboardInterrupt:            # Ctrl+C: the server has stopped, its work with it
         print("interrupted", file=sys.stderr)
         return 130
+
+
+def _warm(args) -> int:
+    """``warm``: compile the rule sets' kernels and build their tables (solver._warmup)."""
+    from ._warmup import warm
+    if args.all and args.rules:
+        raise ValueError("give --rules or --all, not both")
+    names = list(RULE_SET_NAMES) if args.all else (args.rules or ["joker"])
+    rule_sets = [rule_set(name) for name in names]          # (a bad name: one line)
+    if args.processes is not None:
+        check_int("--processes", args.processes, 1)
+    return warm(rule_sets, processes=args.processes, portable=args.portable)
 
 
 if __name__ == "__main__":

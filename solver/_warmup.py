@@ -36,10 +36,14 @@ same whichever process compiles them, and their Python source gives the same res
 """
 from __future__ import annotations
 
+import ast
+import hashlib
 import os
+import queue
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Optional
 
@@ -67,6 +71,144 @@ def _told(rules):
         return None
 
 
+# --- what a first solve compiles, as jobs ----------------------------------------------------
+# A job is a tuple, (kind, told rules[, cut]), that another process can be told as text:
+#   "tables"    the rule set's row tables, built into their disk cache if not there
+#   "scoring"   the scoring kernel of the rule set's scheme
+#   "model"     the model's kernel of its estimate and hand size (the solving process
+#               compiles it itself, on a first solve: it needs no tables)
+#   "search"    the search of a hand's arrangements (one for every rule set)
+#   "describe"  the description of an answer (one for every rule set)
+#   "autowin"   the automatic-win check (one for every rule set that has them)
+# Rule sets share kernels: :func:`job_key` tells a job's work, the same for every rule
+# set that shares it.
+# What each took on an idle core (solver warm's order: the longest first, so that two
+# processes finish together).
+JOB_SECONDS = {"model": 4.5, "search": 3.0, "autowin": 2.5, "describe": 2.0, "scoring": 1.4,
+               "tables": 0.5}
+
+
+def jobs(rules="classic", cut=None) -> "list[tuple]":
+    """The jobs of a first solve of ``rules`` (and ``cut``), in the order its warm-up
+    process runs them (the model's last: the solving process compiles it instead)."""
+    rs = _rule_set(rules)
+    told = rules if isinstance(rules, dict) else _told(rules)
+    out = [("scoring", told), ("search", told), ("describe", told)]
+    if rs.cut_card == (cut is not None):
+        out.insert(0, ("tables", told, cut))
+    if rs.automatic_wins:
+        out.append(("autowin", told))
+    return out + [("model", told)]
+
+
+def job_key(job: tuple) -> tuple:
+    """What ``job`` computes, the same for every rule set it serves."""
+    kind, rs = job[0], _rule_set(job[1])
+    if kind == "tables":                  # (rule sets of one deck share their tables)
+        return kind, rs.spade_copies, rs.jokers, job[2]
+    if kind == "scoring":
+        return kind, rs.scheme
+    if kind == "model":
+        from .model import table_kernel
+        return kind, table_kernel(rs.scheme, rs.cards_dealt).py_func.__qualname__
+    if kind == "autowin":                 # (the plain pack's check, or any deck's)
+        return kind, rs.plain_deal
+    return (kind,)
+
+
+def job_kernels(job: tuple) -> list:
+    """The kernels (Numba dispatchers) ``job`` compiles: cold ones make it worth doing."""
+    kind, rs = job[0], _rule_set(job[1])
+    if kind == "scoring":
+        from .scoring import score_kernel_for
+        return [score_kernel_for(rs.scheme)]
+    if kind == "model":
+        from .model import table_kernel
+        return [table_kernel(rs.scheme, rs.cards_dealt)]
+    if kind == "search":
+        from .search import nondominated_arrangements
+        return [nondominated_arrangements]
+    if kind == "describe":
+        from .scoring import describer
+        return [describer(rs.scheme)]
+    if kind == "autowin":
+        from .autowin import best_kind, best_kind_any
+        from .policy import _declared_automatic_wins, _declared_automatic_wins_any
+        return ([_declared_automatic_wins, best_kind] if rs.plain_deal
+                else [_declared_automatic_wins_any, best_kind_any])
+    return []
+
+
+def _scheme_words(scheme: int) -> str:
+    from .rules import (SCHEME_EASTERN, SCHEME_GENERAL, SCHEME_MANDARIN, SCHEME_ROWS,
+                        SCHEME_SCOOP, SCHEME_WESTERN)
+    return {SCHEME_SCOOP: "scoop", SCHEME_ROWS: "rows", SCHEME_WESTERN: "western",
+            SCHEME_EASTERN: "eastern", SCHEME_MANDARIN: "mandarin",
+            SCHEME_GENERAL: "general"}[scheme]
+
+
+def job_name(job: tuple) -> str:
+    """``job`` as ``solver warm`` says it."""
+    kind, rs = job[0], _rule_set(job[1])
+    if kind == "tables":
+        return f"the row tables of {rs.name}" + (f" (cut {job[2]})" if job[2] is not None else "")
+    if kind == "scoring":
+        return f"the scoring, {_scheme_words(rs.scheme)} scheme"
+    if kind == "model":
+        from .model import model_schemes
+        schemes = " and ".join(_scheme_words(s) for s in model_schemes(rs.scheme))
+        return f"the opponent model, {rs.cards_dealt} cards, {schemes} scoring"
+    if kind == "autowin":
+        return "the automatic-win check" + ("" if rs.plain_deal else ", any deck")
+    return {"search": "the search of a hand's arrangements",
+            "describe": "the description of an answer"}[kind]
+
+
+def run_job(job: tuple) -> None:
+    """Do ``job``: build, or compile for the argument types a solve uses (loading what
+    is on disk already).  The search and the model are compiled from their argument
+    types alone (every rule set's row tables have the same types:
+    :func:`solver.tables.placeholder_tables`); the others are called on a little work
+    that reads no table."""
+    import numba
+    import numpy as np
+    kind, rs = job[0], _rule_set(job[1])
+    if kind == "tables":
+        from .rows import tables_for
+        tables_for(rs, job[2])                # (loaded, or built and cached on disk)
+    elif kind == "scoring":
+        from .scoring import score_candidates, scoring_params
+        cand = np.zeros((1, 3), np.int32)                # row values of one arrangement
+        score_candidates(cand, 0, *_opponents_of(cand), scoring_params(rs))
+    elif kind == "model":
+        from .policy import compile_model_kernel
+        compile_model_kernel(rs.scheme, rs.cards_dealt)
+    elif kind == "search":
+        from .scoring import scoring_params
+        from .search import nondominated_arrangements
+        from .tables import placeholder_tables
+        codes = np.arange(13, dtype=np.int64) * 4 % 52   # any hand: the types are the same
+        nondominated_arrangements.compile(tuple(numba.typeof(a) for a in (
+            codes, placeholder_tables(), scoring_params(rs))))
+    elif kind == "describe":
+        _describe_once(rs)
+    elif kind == "autowin":
+        from .autowin import best_kind, best_kind_any, kind_order
+        from .policy import _declared_automatic_wins, _declared_automatic_wins_any
+        codes = np.arange(13, dtype=np.int64) * 4 % 52
+        hands = codes.reshape(1, 1, 13)
+        auto = np.zeros((1, 1), np.int8)
+        if rs.plain_deal:
+            _declared_automatic_wins(hands, auto, kind_order(rs), 0, 1)
+            best_kind(codes, kind_order(rs))   # (also called on its own: the solver's hand)
+        else:                                  # (jokers, a second set of spades, 16-17 cards)
+            wild = rs.automatic_wins_wild
+            _declared_automatic_wins_any(hands, auto, kind_order(rs), wild, 0, 1)
+            best_kind_any(codes, kind_order(rs), wild)
+    else:
+        raise ValueError(f"no such job: {job!r}")
+
+
 def kernels(rules="classic"):
     """The kernels the other process compiles (Numba dispatchers) for a solve of
     ``rules``, in order: the scoring, which the solving process waits for, then
@@ -79,7 +221,7 @@ def later_kernels(rules="classic"):
     """The kernels a first solve runs once or on little work, which it runs as Python
     while the other process compiles them (:func:`solver._jit.runnable`): the search of
     its own hand's arrangements, the description of the answer, and where the rule set
-    has automatic wins, the check for them (about 4.3, 1 and 2 s of compiling, against a
+    has automatic wins, the check for them (about 3, 2 and 2.5 s of compiling, against a
     tenth to a few tenths of a second as Python for the search of most hands, seconds
     for a rare 17-card one, and tens of milliseconds for the others)."""
     from .autowin import best_kind, best_kind_any
@@ -101,44 +243,56 @@ def _opponents_of(cand):
 
 
 def compile_them(rules="classic", ready=None, cut=None) -> None:
-    """Build the row tables of ``rules`` (and ``cut``) into their disk cache if they are
-    not there, for the solving process, which meanwhile compiles the model's kernel from
-    its types alone; then compile each of :func:`kernels` for the argument types a solve
-    uses; ``ready()``, if given, is called once the scoring is compiled.  The search is
-    compiled from its argument types alone, the row tables' from
-    :func:`solver.tables.placeholder_tables` (every rule set's have the same types); the
-    others are called on a little work that reads no table."""
-    import numba
-    import numpy as np
+    """The warm-up process of a first solve of ``rules`` (and ``cut``): each of its
+    :func:`jobs` but the model's (the solving process compiles that meanwhile, from its
+    types alone), in order; ``ready()``, if given, is called once the scoring is
+    compiled.  It holds the rule set's warm-up lock (:func:`_warming_lock`) while it
+    works, so that the solves that start meanwhile run the later kernels as Python
+    rather than start another; if another process holds it, that one is doing this
+    work, and this one says it is ready and ends."""
+    from ._jit import hold_lock, let_go
+    lock = _warming_lock(rules, cut)
+    held = hold_lock(lock) if lock is not None else None
+    try:
+        for job in jobs(rules, cut):
+            if lock is not None and held is None and job[0] != "tables":
+                break                          # (another process is at it)
+            if job[0] != "model":
+                run_job(job)
+            if job[0] == "scoring" and ready is not None:
+                ready()
+                ready = None
+        if ready is not None:
+            ready()
+    finally:
+        let_go(held)
 
-    from .rows import tables_for
-    from .scoring import score_candidates, scoring_params
+
+def _warming_lock(rules, cut=None) -> "Optional[str]":
+    """The lock file that a warm-up process of ``rules`` and ``cut`` holds while it
+    compiles (beside the compiled kernels), or None if kernels have no disk cache."""
+    from ._jit import cache_folder
     from .search import nondominated_arrangements
-    from .tables import placeholder_tables
-    rs = _rule_set(rules)
-    if rs.cut_card == (cut is not None):
-        tables_for(rs, cut)               # (loaded, or built and cached on disk)
-    params = scoring_params(rs)
-    cand = np.zeros((1, 3), np.int32)                    # row values of one arrangement
-    score_candidates(cand, 0, *_opponents_of(cand), params)
-    if ready is not None:
-        ready()
-    codes = np.arange(13, dtype=np.int64) * 4 % 52       # any hand: the types are the same
-    nondominated_arrangements.compile(tuple(numba.typeof(a) for a in
-                                            (codes, placeholder_tables(), params)))
-    _describe_once(rules)
-    if rs.automatic_wins:
-        from .autowin import best_kind, best_kind_any, kind_order
-        from .policy import _declared_automatic_wins, _declared_automatic_wins_any
-        hands = codes.reshape(1, 1, 13)
-        auto = np.zeros((1, 1), np.int8)
-        if rs.plain_deal:
-            _declared_automatic_wins(hands, auto, kind_order(rs), 0, 1)
-            best_kind(codes, kind_order(rs))   # (also called on its own: the solver's hand)
-        else:
-            wild = rs.automatic_wins_wild
-            _declared_automatic_wins_any(hands, auto, kind_order(rs), wild, 0, 1)
-            best_kind_any(codes, kind_order(rs), wild)
+    folder = cache_folder(nondominated_arrangements)
+    if folder is None:
+        return None
+    told = rules if isinstance(rules, dict) else _told(rules)
+    name = hashlib.sha256(repr((told, cut)).encode()).hexdigest()[:16]
+    return os.path.join(folder, f"warm-up-{name}.lock")
+
+
+class _WarmingElsewhere:
+    """Another process's warm-up of the same rule set, told by its lock (a stand-in for
+    its subprocess.Popen in :func:`solver._jit.compiled_elsewhere`)."""
+
+    wait_for_ready = False
+
+    def __init__(self, lock: str):
+        self.lock = lock
+
+    def poll(self) -> Optional[int]:
+        from ._jit import lock_is_held
+        return None if lock_is_held(self.lock) else 0
 
 
 def _say_ready() -> None:
@@ -165,43 +319,60 @@ def _describe_once(rules) -> None:
     describe(cand[0], *_opponents_of(cand), scoring_params(_rule_set(rules)))
 
 
-def start(meanwhile, rules="classic", cut=None) -> Optional[subprocess.Popen]:
+def start(meanwhile, rules="classic", cut=None):
     """Start building the row tables of ``rules`` and ``cut`` (a valid cut card, text or
     code, or None) and compiling :func:`kernels` in another process when that can help:
     some are cold, so is ``meanwhile`` (the kernel this process compiles in the
-    meantime), the machine has a second core, and ``SOLVER_WARMUP`` is not ``0``."""
-    from ._jit import cold_kernels, compiled_elsewhere
+    meantime) or one of :func:`later_kernels` (which this process then runs as Python
+    while the other compiles them, without waiting for it), the machine has a second
+    core, and ``SOLVER_WARMUP`` is not ``0``.  If another process is compiling them
+    already (a first solve's, still at work after it answered), none is started, and
+    this process runs them as Python until it is done.  Returns what :func:`finish`
+    takes."""
+    from ._jit import cold_kernels, compiled_elsewhere, lock_is_held
     # The cheap test first: once compiled (every solve after the first), nothing else is
     # asked (os.cpu_count() reads /proc, a tenth of a millisecond).
-    if not cold_kernels([meanwhile]):
+    model_cold = bool(cold_kernels([meanwhile]))
+    if not model_cold and not cold_kernels(later_kernels(rules)):
         return None
     if os.environ.get(WARMUP_ENV, "1") == "0" or (os.cpu_count() or 1) < 2:
         return None
-    if not cold_kernels(kernels(rules)):
+    cold = cold_kernels(kernels(rules))
+    if not cold:
         return None
-    rules = _told(rules)
-    if rules is None:
+    told = _told(rules)
+    if told is None:
         return None
+    lock = _warming_lock(told, cut)
+    if lock is not None and lock_is_held(lock):
+        if not cold_kernels(kernels(rules)[:1]):      # (past the scoring: not waited for)
+            elsewhere = _WarmingElsewhere(lock)
+            compiled_elsewhere(later_kernels(rules), elsewhere)
+            return elsewhere
     # This very package (not whatever "solver" the current folder holds), told the rule set.
     package_parent = str(Path(__file__).resolve().parent.parent)
     code = (f"import sys; sys.path.insert(0, {package_parent!r}); "
             f"from solver._warmup import compile_them, _say_ready; "
-            f"compile_them({rules!r}, _say_ready, {cut!r})")
+            f"compile_them({told!r}, _say_ready, {cut!r})")
     try:
         process = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL,
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                    text=True)
     except OSError:
         return None                   # cannot start a process here: compile in this one
+    # Only a cold scoring is waited for; the later kernels run as Python meanwhile.
+    process.wait_for_ready = bool(cold_kernels(kernels(rules)[:1]))
     compiled_elsewhere(later_kernels(rules), process)
     return process
 
 
-def finish(process: Optional[subprocess.Popen]) -> None:
+def finish(process) -> None:
     """Wait for :func:`start`'s process until it has compiled the scoring (it says so,
     or it ends; at most WAIT_SECONDS: whatever it did not compile, this process compiles
-    when it calls the kernel), and leave it compiling the later kernels."""
-    if process is None:
+    when it calls the kernel), and leave it compiling the later kernels.  A process
+    started for the later kernels alone, and another process's warm-up, are not waited
+    for."""
+    if process is None or not getattr(process, "wait_for_ready", True):
         return
     listen = threading.Thread(target=process.stdout.readline, name="warm-up", daemon=True)
     listen.start()
@@ -212,6 +383,142 @@ def finish(process: Optional[subprocess.Popen]) -> None:
         listen.join()
     process.stdout.close()
 
+
+
+# --- python3 -m solver warm: every job of some rule sets, in parallel processes -------------
+def warm(rule_sets, processes: "int | None" = None, portable: bool = False,
+         out=None) -> int:
+    """Do the :func:`jobs` of a first solve of each of ``rule_sets`` (names, files or
+    RuleSets), each job once however many rule sets share it, in ``processes`` worker
+    processes at once (default: one a core), the longest first; say each job's result
+    on ``out`` (default stdout) as it comes, then the whole.  ``portable``: compile for
+    the generic processor of this machine's architecture (``NUMBA_CPU_NAME=generic``),
+    entries any machine of the same platform can load (solver._jit.KernelCache).  The
+    exit code: 0, or 1 if a job failed.  Ctrl+C stops the workers at once; what they
+    had finished stays on disk."""
+    out = out if out is not None else sys.stdout
+    unique: dict = {}
+    names = []
+    for rules in rule_sets:
+        rs = _rule_set(rules)
+        if rs.name not in names:
+            names.append(rs.name)
+        told = _told(rs)
+        if told is None:
+            raise ValueError(f"{rs.name}: cannot be told to another process")
+        for job in jobs(told):
+            unique.setdefault(job_key(job), job)
+    todo = sorted(unique.values(), key=lambda j: -JOB_SECONDS[j[0]])
+    count = max(1, min(len(todo), processes or os.cpu_count() or 1))
+    start = time.perf_counter()
+    print(f"warming {', '.join(names)}: {len(todo)} jobs in {count} process"
+          f"{'es' if count > 1 else ''}"
+          + (", for any processor of this architecture" if portable else ""),
+          file=out, flush=True)
+    env = dict(os.environ, SOLVER_QUIET="1", **{WARMUP_ENV: "0"})
+    if portable:
+        from ._jit import PORTABLE_CPU
+        env["NUMBA_CPU_NAME"] = PORTABLE_CPU
+        env.pop("NUMBA_CPU_FEATURES", None)
+    package_parent = str(Path(__file__).resolve().parent.parent)
+    code = (f"import sys; sys.path.insert(0, {package_parent!r}); "
+            f"from solver._warmup import _job_worker; _job_worker()")
+    workers = [subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, env=env, text=True)
+               for _ in range(count)]
+    waiting: "queue.Queue[tuple]" = queue.Queue()
+    for job in todo:
+        waiting.put(job)
+    results: "queue.Queue[tuple]" = queue.Queue()
+
+    def drive(worker):
+        """Hand ``worker`` jobs until none is left (or it ends), each result posted."""
+        try:
+            while True:
+                try:
+                    job = waiting.get_nowait()
+                except queue.Empty:
+                    return
+                try:
+                    worker.stdin.write(repr(job) + "\n")
+                    worker.stdin.flush()
+                    line = worker.stdout.readline()
+                except (OSError, ValueError):
+                    line = ""
+                if not line:
+                    results.put((job, ("failed", "its process ended")))
+                    return
+                results.put((job, ast.literal_eval(line)))
+        finally:
+            try:
+                worker.stdin.close()
+            except OSError:
+                pass
+
+    threads = [threading.Thread(target=drive, args=(w,), daemon=True) for w in workers]
+    for t in threads:
+        t.start()
+    done = {"compiled": 0, "on disk": 0, "ready": 0, "failed": 0}
+    try:
+        for _ in range(len(todo)):
+            while True:
+                try:
+                    job, (status, detail) = results.get(timeout=0.5)   # (Ctrl+C between)
+                    break
+                except queue.Empty:
+                    if not any(t.is_alive() for t in threads) and results.empty():
+                        job, (status, detail) = None, (None, None)
+                        break
+            if job is None:
+                break
+            done[status] += 1
+            said = f"{detail:.1f} s" if isinstance(detail, float) else detail
+            print(f"  {status:9s} {job_name(job)} ({said})", file=out, flush=True)
+        for t in threads:
+            t.join()
+        for w in workers:
+            w.wait()
+    except BaseException:
+        for w in workers:
+            w.kill()
+        for w in workers:
+            w.wait()
+        raise
+    lost = len(todo) - sum(done.values())
+    done["failed"] += lost
+    from ._jit import cache_folder
+    from .search import nondominated_arrangements
+    folder = cache_folder(nondominated_arrangements)
+    words = {"compiled": "compiled", "on disk": "already on disk",
+             "ready": "row tables ready", "failed": "failed"}
+    parts = [f"{n} {words[what]}" for what, n in done.items() if n]
+    print(f"done in {time.perf_counter() - start:.1f} s: {', '.join(parts)}"
+          + (f"; compiled kernels kept in {folder}" if folder else
+             "; no disk cache here (compiled in every process)"), file=out, flush=True)
+    return 1 if done["failed"] else 0
+
+
+def _job_worker() -> None:
+    """A worker of :func:`warm`: reads jobs (one a line, as Python literals) from stdin,
+    does each, and writes (status, seconds or why it failed) for each on stdout."""
+    from ._jit import cold_kernels
+    for line in sys.stdin:
+        job = ast.literal_eval(line)
+        start = time.perf_counter()
+        try:
+            kernels = job_kernels(job)
+            misses = sum(sum(k._cache_misses.values()) for k in kernels
+                         if hasattr(k, "_cache_misses"))
+            cold_kernels(kernels)
+            run_job(job)
+            compiled = sum(sum(k._cache_misses.values()) for k in kernels
+                           if hasattr(k, "_cache_misses")) > misses
+            status = ("ready" if job[0] == "tables" else
+                      "compiled" if compiled else "on disk")
+            result = (status, time.perf_counter() - start)
+        except Exception as e:          # noqa: BLE001 -- said, and the others go on
+            result = ("failed", f"{type(e).__name__}: {e}")
+        print(repr(result), flush=True)
 
 if __name__ == "__main__":          # python -m solver._warmup [rules [cut]]
     compile_them(sys.argv[1] if len(sys.argv) > 1 else "classic", None,

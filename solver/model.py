@@ -528,7 +528,6 @@ def front_words(n_cards: int) -> int:
     return (n_cards * (n_cards - 1) * (n_cards - 2) // 6 + 63) >> 6
 
 
-@functools.lru_cache(maxsize=None)
 def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
     """The model's setter, compiled for one scoring ``scheme`` (the rule set's,
     ``mt.params[M_SCHEME]``) and hand size alone: ``set_tables(hands, t, mt, auto, vals,
@@ -569,7 +568,28 @@ def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
 
     The loop over the hands and the search are one kernel: Numba links a kernel's callees
     into it and has LLVM optimise and emit them again there, so a search of its own,
-    called by a loop kernel, cost a first run about 0.6 s more (benchmarks/README.md)."""
+    called by a loop kernel, cost a first run about 0.6 s more (benchmarks/README.md).
+
+    One kernel serves every scheme of one estimate (:func:`_estimate_of`): the rows and
+    eastern schemes add up the rows alike, so ``pagat`` and ``classic:eastern`` share
+    theirs (a first solve of one after the other compiles no model)."""
+    return _table_kernel(_ESTIMATE_FAMILY.get(scheme, scheme), n_cards, backs)
+
+
+# The schemes whose estimates are one function (_estimate_of), each to the one whose
+# kernel it runs.
+_ESTIMATE_FAMILY = {SCHEME_ROWS: SCHEME_EASTERN}
+
+
+def model_schemes(scheme: int) -> "tuple[int, ...]":
+    """The schemes whose rule sets share ``scheme``'s model kernel (:func:`table_kernel`)."""
+    family = _ESTIMATE_FAMILY.get(scheme, scheme)
+    return tuple(sorted({family} | {s for s, f in _ESTIMATE_FAMILY.items() if f == family}))
+
+
+@functools.lru_cache(maxsize=None)
+def _table_kernel(scheme: int, n_cards: int, backs: "int | None"):
+    """:func:`table_kernel`'s kernels, one a scheme family, hand size and ``backs``."""
     n13, words = n_cards == 13, front_words(n_cards)
 
     @njit

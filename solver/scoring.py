@@ -299,11 +299,12 @@ def compared(fouled, auto, a, b):
 
 
 # The scheme is an argument of its own (it is also params[P_SCHEME]): the solver's
-# kernels are made one a scheme (score_kernel_for, describer), closures over it, so in
-# the helpers inlined into them every test of the scheme is a test of a constant, which
+# scoring kernels are made one a scheme (score_kernel_for), closures over it, so in the
+# helpers inlined into them every test of the scheme is a test of a constant, which
 # Numba settles before it types the code: a first solve compiles half the scoring code
-# (benchmarks/README.md).  Other callers (solver.settle, seat_score) pass
-# params[P_SCHEME] and compile the code of every scheme.
+# (benchmarks/README.md).  Other callers (solver.settle, seat_score, and describer's one
+# kernel, which runs once a solve) pass params[P_SCHEME] and compile the code of every
+# scheme.
 @njit(inline="always")
 def home_run_bits(vals, fouled, auto, n, params, scheme):
     """Bit ``HOME_RUN_STRIDE * a + b`` set when seat a 'beats' seat b for home-run
@@ -796,15 +797,22 @@ def _royalty(params, row, value, general):
     return category_bonus(params, row, value)
 
 
-@functools.lru_cache(maxsize=None)
 def describer(scheme: int):
-    """:func:`describe`'s kernel for rule sets of ``scheme``, all from the settlement
-    core's helpers."""
-    scoop_scheme = scheme == SCHEME_SCOOP
-    general = scheme == SCHEME_GENERAL
+    """:func:`describe`'s kernel for rule sets of ``scheme``: one for every scheme, which
+    it reads from ``params`` (a first solve runs it once, on a few hundred deals: made one
+    a scheme, as the scoring is, it compiled in 1.0 s instead of 1.7 s once for all, but
+    once for each scheme; benchmarks/README.md, "The first run")."""
+    return _describer()
 
+
+@functools.lru_cache(maxsize=None)
+def _describer():
+    """:func:`describer`'s kernel, all from the settlement core's helpers."""
     @njit
     def describe_kernel(our_vals, opp_vals, opp_fouled, opp_auto, params):
+        scheme = params[P_SCHEME]
+        scoop_scheme = scheme == SCHEME_SCOOP
+        general = scheme == SCHEME_GENERAL
         S, n_opp = opp_vals.shape[0], opp_vals.shape[1]
         n = n_opp + 1
         me = np.int64(0)       # seat 0 (see score_kernel_for)

@@ -114,7 +114,7 @@ def test_every_rules_option_says_it_takes_a_file(capsys):
     helps = []
     for parser in list(_cli.subparsers(cli._parser()).values()):
         helps += [a.help for a in parser._actions if "--rules" in a.option_strings]
-    assert len(helps) == 6 and all("rule-set file" in h for h in helps)
+    assert len(helps) == 7 and all("rule-set file" in h for h in helps)
     for command in ("match", "exploitability"):
         assert arena.main([command, "--help"]) == 0
         out = " ".join(capsys.readouterr().out.split())

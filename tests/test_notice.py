@@ -281,8 +281,9 @@ def test_a_kernel_another_process_compiles_runs_as_python_meanwhile(monkeypatch)
     runs and the kernel is still cold here; the kernel itself once either is over, and
     for kernels no process was noted for."""
     from solver.scoring import describer
+    from solver.search import nondominated_arrangements
     kernel = describer(solver.rule_set("classic").scheme)
-    other = describer(solver.rule_set("joker").scheme)
+    other = nondominated_arrangements
     monkeypatch.setattr(_jit, "_compiled_elsewhere", {})
     child = subprocess.Popen([sys.executable, "-c", "input()"], stdin=subprocess.PIPE)
     try:
@@ -311,6 +312,26 @@ def _processes_naming(folder: Path) -> bool:
     return False
 
 
+# Loaded by every Python process of a test below (PYTHONPATH): each kernel compiled (not
+# loaded from the disk cache) is a line "pid name" in $COMPILE_LOG.
+COMPILE_LOGGER = """
+import os
+if os.environ.get("COMPILE_LOG"):
+    from numba.core import event
+
+    class _Log(event.Listener):
+        def on_start(self, e):
+            pass
+
+        def on_end(self, e):
+            with open(os.environ["COMPILE_LOG"], "a") as log:
+                f = e.data["dispatcher"].py_func
+                log.write(f"{os.getpid()} {f.__module__}.{f.__qualname__} {e.data['args']}\\n")
+
+    event.register("numba:compile", _Log())
+"""
+
+
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists() or (os.cpu_count() or 1) < 2,
                     reason="needs a second core and Linux's /proc")
 @pytest.mark.slow
@@ -318,27 +339,47 @@ def test_a_first_run_runs_as_python_what_the_other_process_compiles_later(tmp_pa
     """A first ``python -m solver`` on a fresh copy of the package (no cache): the other
     process compiles the scoring, says so, and goes on compiling the search, the
     description and the automatic-win check after the solve has run them as Python and
-    returned; once it is done, a second run compiles nothing, and prints the same answer
-    and the same description."""
+    returned.  A ``--json`` run of the same hand at once, while it is still at work,
+    compiles nothing in its own process (it runs those as Python too, and starts no
+    other process) and says nothing; once that work is done, a run compiles nothing
+    anywhere, and prints the same answer and the same description."""
     shutil.copytree(ROOT / "solver", tmp_path / "solver",
                     ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "hook").mkdir()
+    (tmp_path / "hook" / "sitecustomize.py").write_text(COMPILE_LOGGER)
+    log = tmp_path / "compiled.log"
     env = {k: v for k, v in os.environ.items() if k not in (_jit.QUIET_ENV, "NUMBA_CACHE_DIR")}
-    env.update(SOLVER_CACHE_DIR=str(tmp_path / "tables"), PYTHONPATH=str(tmp_path))
+    env.update(SOLVER_CACHE_DIR=str(tmp_path / "tables"), COMPILE_LOG=str(log),
+               PYTHONPATH=os.pathsep.join([str(tmp_path / "hook"), str(tmp_path)]))
     command = [sys.executable, "-m", "solver", "--rules", "classic", "--seed", "3"]
     first = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True,
                            check=True, timeout=600)
     assert "compiling the solver's kernels" in first.stderr
+    at_once = subprocess.Popen(command + ["--json"], cwd=tmp_path, env=env, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = at_once.communicate(timeout=600)
+    assert at_once.returncode == 0 and err == ""
+    assert not [line for line in log.read_text().splitlines()
+                if line.split()[0] == str(at_once.pid)]
+    import json
+    assert json.loads(out)["front"] in first.stdout
     # The later kernels, for the solves to come (at low priority: minutes on a busy machine)
     for _ in range(6000):
         if not _processes_naming(tmp_path):
             break
         time.sleep(0.1)
+    compiled = log.read_text()
     second = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True,
                             check=True, timeout=600)
-    assert second.stderr == ""
+    assert second.stderr == "" and log.read_text() == compiled
     timing = re.compile(r"^\(\d+\.\d+ s\)$", re.M)     # the one line that differs
     assert timing.sub("", second.stdout) == timing.sub("", first.stdout)
     assert "best setting" in first.stdout and "row" in first.stdout
+    # Each of the solver's kernels was compiled once, in one process or another (Numba's
+    # own, compiled inside them, are not kept on disk apart from them).
+    names = [line.split(maxsplit=1)[1] for line in compiled.splitlines()
+             if line.split(maxsplit=1)[1].startswith("solver.")]
+    assert names and len(names) == len(set(names)), compiled
 
 
 CLOSURES = """
@@ -353,8 +394,8 @@ if len(sys.argv) > 2:
 
 
 def test_closures_of_one_factory_are_cold_until_each_is_cached(tmp_path):
-    """Kernels made one a value (the model's, one a scheme and hand size) share an index
-    file on disk: one of them cached says nothing about the others."""
+    """Kernels made one a value (the model's, one a scheme and hand size) have entries of
+    their own on disk: one of them cached says nothing about the others."""
     (tmp_path / "closures_for_notice.py").write_text(textwrap.dedent("""
         import functools
         from solver._jit import njit
