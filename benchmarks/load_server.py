@@ -29,6 +29,7 @@ import httpx
 import solver
 from solver.arena import deal_hands
 from solver.display import sort_row
+from solver.web.bodies import registered
 
 HANDS = {
     "joker": "As As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h Jk Kd Qc",
@@ -101,7 +102,8 @@ def calls(samples: tuple[int, ...] = (60, 120), seed: int = 0) -> list[Call]:
     classic = HANDS["classic"]
     bad = [
         (dict(cards="As Kd", rules="classic"), lambda: solver.solve("As Kd", "classic")),
-        (dict(cards=classic, rules="poker"), lambda: solver.solve(classic, "poker")),
+        # (The server's own words: it takes registered names only, never a file.)
+        (dict(cards=classic, rules="poker"), lambda: registered("poker")),
         (dict(cards=classic + " Jk", rules="classic"),
          lambda: solver.solve(classic + " Jk", "classic")),
         (dict(cards=HANDS["bonus"], rules="bonus"), lambda: solver.solve(HANDS["bonus"], "bonus")),

@@ -270,8 +270,9 @@ def _parser() -> argparse.ArgumentParser:
                        "solve it, grade your own setting. Needs the web extra: "
                        "python3 -m pip install -e '.[web]'. Ctrl+C stops it.")
     v.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on; anything but 127.0.0.1 lets other machines "
-                        "run solves on this one (no authentication)")
+                   help="address to listen on; anything but loopback (127.0.0.1) lets anyone "
+                        "on the network use every endpoint: solve, review, train (no "
+                        "authentication)")
     v.add_argument("--port", type=int, default=8000, help="port (0: a free one)")
     v.add_argument("--max-samples", type=int, default=4000,
                    help="the most sampled deals a request may use (a solve without "
@@ -282,6 +283,10 @@ def _parser() -> argparse.ArgumentParser:
                         "request, does not count)")
     v.add_argument("--max-body", type=int, default=65536,
                    help="the largest request body accepted, in bytes")
+    v.add_argument("--max-models", type=int, default=20,
+                   help="the opponent models this server trains for rule-set files that it "
+                        "keeps on disk; beyond it the least recently used are deleted "
+                        "(never a shipped model, nor one trained with the train command)")
 
     h = sub.add_parser("help", formatter_class=Formatter, help="this help, or a command's",
                        description="The help of the command line, or of one command.")
@@ -673,11 +678,12 @@ def _serve(args) -> int:
                          f"python3 -m pip install -e '.[web]'") from None
     try:
         return serve(host=args.host, port=args.port, max_samples=args.max_samples,
-                     timeout=args.timeout, max_body=args.max_body)
+                     timeout=args.timeout, max_body=args.max_body,
+                     max_models=args.max_models)
     except ValueError as e:              # (Limits' and the socket's words are Python's)
         raise ValueError(cli_words(str(e), {name: f"--{name.replace('_', '-')}" for name in
                                             ("host", "port", "max_samples", "timeout",
-                                             "max_body")})) from None
+                                             "max_body", "max_models")})) from None
     except KeyboardInterrupt:            # Ctrl+C: the server has stopped, its work with it
         print("interrupted", file=sys.stderr)
         return 130

@@ -1,10 +1,11 @@
 """Special hands (automatic wins, docs/rules.md#special-hands): the catalogue of every one
 a rule set may play, found in 13 cards of the plain 52-card pack.
 
-``classic`` plays four (dragon, six pairs, three flushes, three straights); the others
-are the special hands of 十三水.  Each is a ``KIND_*`` code, 1 + its index in
-:data:`solver.rules.AUTOMATIC_WINS`; :func:`holds_kind` tests one, :func:`best_kind`
-finds the first of a rule set's order (:func:`kind_order`, strongest first)."""
+``classic`` plays four (dragon, six pairs, three flushes, three straights); most others
+are the special hands of 十三水, and one is Mậu Binh's (twelve of one colour).  Each is a
+``KIND_*`` code, 1 + its index in :data:`solver.rules.AUTOMATIC_WINS`; :func:`holds_kind`
+tests one, :func:`best_kind` finds the first of a rule set's order (:func:`kind_order`,
+strongest first)."""
 from __future__ import annotations
 
 import functools
@@ -21,9 +22,9 @@ from .rules import AUTOMATIC_WINS, RuleSet, rule_set
 (KIND_NONE, KIND_DRAGON, KIND_SIX_PAIRS, KIND_THREE_FLUSHES, KIND_THREE_STRAIGHTS,
  KIND_SUITED_DRAGON, KIND_TWELVE_ROYALS, KIND_THREE_STRAIGHT_FLUSHES, KIND_THREE_QUADS,
  KIND_ALL_BIG, KIND_ALL_SMALL, KIND_ALL_ONE_COLOUR, KIND_FOUR_TRIPS,
- KIND_FIVE_PAIRS_AND_TRIPS) = range(1 + len(AUTOMATIC_WINS))
+ KIND_FIVE_PAIRS_AND_TRIPS, KIND_TWELVE_ONE_COLOUR) = range(1 + len(AUTOMATIC_WINS))
 KIND_NAMES = (None,) + AUTOMATIC_WINS
-assert KIND_NAMES[KIND_FIVE_PAIRS_AND_TRIPS] == "five_pairs_and_trips"
+assert KIND_NAMES[KIND_TWELVE_ONE_COLOUR] == "twelve_one_colour"
 # classic's order of search: a dragon first, then the others (worth the same) as named.
 CLASSIC_ORDER = np.array([KIND_DRAGON, KIND_SIX_PAIRS, KIND_THREE_FLUSHES,
                           KIND_THREE_STRAIGHTS], np.int64)
@@ -243,6 +244,9 @@ def _holds(codes, rank_counts, suit_counts, kind):
         return True
     if kind == KIND_ALL_ONE_COLOUR:           # all black (spades, clubs) or all red
         return suit_counts[0] + suit_counts[3] == 13 or suit_counts[1] + suit_counts[2] == 13
+    if kind == KIND_TWELVE_ONE_COLOUR:        # Mậu Binh's 12 lá đồng màu: at least twelve
+        black = suit_counts[0] + suit_counts[3]             # black or twelve red (thirteen
+        return black >= 12 or black <= 1                    # hold twelve too)
     if kind == KIND_FOUR_TRIPS:
         trips = 0
         for r in range(13):

@@ -11,8 +11,9 @@ every module that needs the rules imports it.
 The shipped rule sets are files, ``solver/data/rules/*.toml``, loaded here; their names
 (docs/rules.md#rule-sets): ``joker``, ``bonus``, ``pagat``, ``classic`` (Western scoring,
 also ``classic:western``) with the variants ``classic:eastern`` and ``classic:mandarin``,
-and the house rule sets ``classic-1-6``, ``two-jokers`` and ``shisanshui``
-(docs/rules.md#house-rule-sets).
+the house rule sets ``classic-1-6``, ``two-jokers`` and ``shisanshui``
+(docs/rules.md#house-rule-sets), and the regional games ``mau-binh``, ``capsa-susun`` and
+``pusoy`` (docs/rules.md#regional-games).
 :func:`rule_set` also reads a rule set of one's own from a file.
 """
 from __future__ import annotations
@@ -70,11 +71,14 @@ BONUS_PAID = (PAID_ROW_WON, PAID_ROW_MADE)
 
 # The special-hand catalogue (solver.autowin, docs/rules.md#special-hands); a rule set
 # names the ones it plays in automatic_wins.  Order: classic's four first, then the
-# other special hands of 十三水 (shisanshui), strongest first by the common table.
+# other special hands of 十三水 (shisanshui), strongest first by the common table, then
+# those of the regional games (Mậu Binh's 12 lá đồng màu).  A name's place is its code in
+# the scoring core, so new ones go at the end.
 AUTOMATIC_WINS = (
     "dragon", "six_pairs", "three_flushes", "three_straights",
     "suited_dragon", "twelve_royals", "three_straight_flushes", "three_quads", "all_big",
     "all_small", "all_one_colour", "four_trips", "five_pairs_and_trips",
+    "twelve_one_colour",
 )
 
 MAX_CARDS_DEALT = 17          # cards a seat may be dealt; 13 of them are set
@@ -795,7 +799,7 @@ def rule_set(name: "str | os.PathLike | RuleSet") -> RuleSet:
     >>> rule_set("poker")
     Traceback (most recent call last):
     ...
-    ValueError: unknown rule set 'poker'; valid names: 'bonus', 'classic', 'classic-1-6', 'classic:eastern', 'classic:mandarin', 'classic:western', 'joker', 'pagat', 'shisanshui', 'two-jokers' (or a rule-set file, NAME.toml)
+    ValueError: unknown rule set 'poker'; valid names: 'bonus', 'capsa-susun', 'classic', 'classic-1-6', 'classic:eastern', 'classic:mandarin', 'classic:western', 'joker', 'mau-binh', 'pagat', 'pusoy', 'shisanshui', 'two-jokers' (or a rule-set file, NAME.toml)
     """
     if isinstance(name, RuleSet):
         return name

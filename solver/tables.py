@@ -233,18 +233,17 @@ def _displace(keys: list[int]) -> np.ndarray:
     return offsets
 
 
-def _build(rules: RuleSet, bonus_rank: int) -> RowTables:
+def _build(spade_copies: int, jokers: int, bonus_rank: int) -> RowTables:
     # Copies of each rank in the deck.  (Cutting a card leaves its rank one copy fewer;
     # the table keeps the entries that rank can no longer reach: they are never looked up.)
-    copies = 3 + rules.spade_copies
-    jokers = rules.jokers
+    copies = 3 + spade_copies
     entries5: list[tuple[int, int, int]] = []   # (suited, key, value)
     entries3: list[tuple[int, int]] = []        # (key, value)
     for j in range(jokers + 1):
         for ranks in _rank_multisets(5 - j, copies):
             key = _row_key(ranks, j)
             entries5.append((0, key, best_value(ranks, j, False, bonus_rank)))
-            if max((ranks.count(r) for r in set(ranks)), default=0) <= rules.spade_copies:
+            if max((ranks.count(r) for r in set(ranks)), default=0) <= spade_copies:
                 entries5.append((1, key, best_value(ranks, j, True, bonus_rank)))
         for ranks in _rank_multisets(3 - j, copies):
             entries3.append((_row_key(ranks, j), best_value(ranks, j, False, bonus_rank)))
@@ -298,27 +297,35 @@ def _source_digest() -> str:
     return digest.hexdigest()[:16]
 
 
-@functools.lru_cache(maxsize=None)
+# (Bounded: a server may see a rules file after another, each its own RuleSet; the
+# arrays themselves are kept once a deck, by _deck_tables.)
+@functools.lru_cache(maxsize=64)
 def row_tables(rules: "str | RuleSet", bonus_rank: int = -1) -> RowTables:
     """The row tables of a rule set (and, for ``bonus``, of one Bonus rank 0..12).
 
     Built on first use, then kept in memory and in the library's cache folder on disk
     (:func:`solver._cache.cache_dir`), so a fresh process loads them in milliseconds
     instead of rebuilding (about a second); a damaged file there is said on stderr and
-    built again.
+    built again.  Rule sets with the same deck share one set of tables, in memory too.
     """
     rs = _rules(rules)
     if rs.cut_card != (bonus_rank >= 0):
         raise ValueError(f"{rs.name}: a Bonus rank is {'required' if rs.cut_card else 'not used'}")
-    # Rule sets that differ only in scoring share one set of tables.
-    deck_id = f"s{rs.spade_copies}j{rs.jokers}b{bonus_rank}"
+    return _deck_tables(rs.spade_copies, rs.jokers, bonus_rank)
+
+
+@functools.lru_cache(maxsize=None)      # a few decks at most: 2 spade sets x 4 jokers x 14
+def _deck_tables(spade_copies: int, jokers: int, bonus_rank: int) -> RowTables:
+    """The row tables of a deck: they depend on its copies of each card and its jokers
+    (and the Bonus rank), never on the scoring."""
+    deck_id = f"s{spade_copies}j{jokers}b{bonus_rank}"
     folder = cache_dir()
     path = folder / f"rows-{deck_id}-{_source_digest()}.npz" if folder else None
     if path is not None:
         arrays = load_arrays(path, RowTables._fields, _valid_tables)
         if arrays is not None:
             return RowTables(**arrays)
-    tables = _build(rs, bonus_rank)
+    tables = _build(spade_copies, jokers, bonus_rank)
     if path is not None:
         save_arrays(path, tables._asdict(), compressed=True)   # (unwritable: memory only)
     return tables

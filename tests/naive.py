@@ -380,10 +380,11 @@ def _qualifies(cards13, name):
     raise ValueError("unknown automatic win %r" % (name,))
 
 
-# The whole special-hand catalogue (#special-hands): classic's four, then 十三水's others.
+# The whole special-hand catalogue (#special-hands): classic's four, then 十三水's others,
+# then Mậu Binh's twelve of one colour.
 SPECIAL_HANDS = AUTOMATIC_WINS + (
     "suited_dragon", "twelve_royals", "three_straight_flushes", "three_quads", "all_big",
-    "all_small", "all_one_colour", "four_trips", "five_pairs_and_trips")
+    "all_small", "all_one_colour", "four_trips", "five_pairs_and_trips", "twelve_one_colour")
 
 
 def _is_front_straight_flush(cards):
@@ -417,6 +418,9 @@ def holds_special(cards13, name):
     if name == "all_one_colour":              # all spades and clubs, or hearts and diamonds
         suits = {c[1] for c in cards13}
         return suits <= set("sc") or suits <= set("hd")
+    if name == "twelve_one_colour":           # some twelve of the cards all red or all black
+        return any(all(c[1] in colour for c in twelve)
+                   for twelve in combinations(cards13, 12) for colour in ("sc", "hd"))
     if name == "four_trips":                  # four trips of different ranks, and one card
         return any(all(per_rank[r] >= 3 for r in four)
                    for four in combinations(sorted(per_rank), 4))

@@ -7,7 +7,6 @@ import pytest
 
 import solver
 from solver import _cache, pool
-from solver.tables import row_tables
 
 
 def _cut_off(data: bytes) -> bytes:
@@ -40,13 +39,20 @@ def cache(tmp_path, monkeypatch):
     return tmp_path
 
 
+def _tables_from_disk(rules):
+    """A rule set's row tables read from the disk cache, or built and written there: not
+    from this process's memory."""
+    rs = solver.rule_set(rules)
+    return solver.tables._deck_tables.__wrapped__(rs.spade_copies, rs.jokers, -1)
+
+
 def _only_line(err: str, path) -> None:
     assert err.count("\n") == 1 and f"the cache file {path} is damaged" in err, err
 
 
 @pytest.mark.parametrize("damage", DAMAGE)
 def test_a_damaged_row_table_file_is_built_again(damage, cache, capsys):
-    build = row_tables.__wrapped__                # (not this process's memory: the disk)
+    build = _tables_from_disk
     made = build("classic")
     [path] = cache.glob("rows-*.npz")
     path.write_bytes(DAMAGE[damage](path.read_bytes()))
@@ -80,7 +86,7 @@ def test_any_changed_byte_is_caught_or_harmless(kind, cache, rng, capsys):
     every array's bytes, and a change in its bookkeeping either breaks the file or
     does not matter."""
     if kind == "tables":
-        build = row_tables.__wrapped__
+        build = _tables_from_disk
         made = build("classic")
         [path] = cache.glob("rows-*.npz")
 
@@ -179,7 +185,7 @@ def test_one_folder_for_every_cache(tmp_path, monkeypatch, capsys):
     for d in (stale, old / "notes"):
         os.utime(d, (long_ago, long_ago))
     rs = solver.rule_set("pagat")
-    tables = row_tables.__wrapped__("pagat")
+    tables = _tables_from_disk("pagat")
     pool.chunk(rs, 2, tables, 5)
     tables_files = [p.name for p in folder.glob("rows-*")]
     assert tables_files and sorted(p.name for p in folder.iterdir()) == ["pool", *tables_files]
@@ -193,6 +199,6 @@ def test_one_folder_for_every_cache(tmp_path, monkeypatch, capsys):
     assert pool.pool_dir(rs, 2).parent.parent == _cache.cache_dir() == tmp_path / "mine"
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "$SOLVER_CACHE is no longer read" in err
-    row_tables.__wrapped__("pagat")
+    _tables_from_disk("pagat")
     assert [p.name for p in (tmp_path / "mine").glob("rows-*")]
     assert capsys.readouterr().err == ""

@@ -85,13 +85,13 @@ def test_each_builtin_is_a_shipped_file_that_loads_as_its_python_definition(name
 
 
 def test_the_registry_is_the_shipped_files_and_its_aliases():
-    assert RULE_SET_NAMES == ('bonus', 'classic', 'classic-1-6', 'classic:eastern',
-                              'classic:mandarin', 'classic:western', 'joker', 'pagat',
-                              'shisanshui', 'two-jokers')
+    assert RULE_SET_NAMES == ('bonus', 'capsa-susun', 'classic', 'classic-1-6',
+                              'classic:eastern', 'classic:mandarin', 'classic:western', 'joker',
+                              'mau-binh', 'pagat', 'pusoy', 'shisanshui', 'two-jokers')
     assert rule_set("classic:western") is rule_set("classic")
     assert rule_set(" Classic ") is rule_set("classic")        # as before: case, spaces
     assert sorted(p.stem for p in rules.RULES_DIR.glob("*.toml")) == sorted(
-        n.replace(":", "-") for n in [*PYTHON_DEFINITIONS, *HOUSE_RULE_SETS])
+        n.replace(":", "-") for n in [*PYTHON_DEFINITIONS, *HOUSE_RULE_SETS, *REGIONAL_GAMES])
 
 
 @pytest.mark.parametrize("name", RULE_SET_NAMES)
@@ -336,6 +336,8 @@ def test_a_home_run_multiplies_as_a_shot_unless_the_file_says_more(tmp_path):
 
 # --- the three house rule sets, shipped beside the six (docs/rules.md#house-rule-sets) ---
 
+# The regional games, shipped beside them (their fields: tests/test_regional_games.py).
+REGIONAL_GAMES = ("mau-binh", "capsa-susun", "pusoy")
 HOUSE_COMMON = dict(spade_copies=1, cut_card=False, cards_dealt=13, seats=(2, 3, 4),
                     deal_all_unseen=True, row_points=(1, 1, 1), scoop="all_rows_won",
                     front_trips_points=0, majority_bonus=0, home_run_units=0,
@@ -388,7 +390,10 @@ def test_the_house_rule_sets_are_shipped_files_with_their_fields(name):
 
 def test_shisanshui_plays_every_special_hand_declared_by_the_tables_order():
     rs = rule_set("shisanshui")
-    assert set(rs.automatic_wins) == set(AUTOMATIC_WINS) and rs.automatic_wins_declared
+    # Every special of the catalogue but the regional games' (Mậu Binh's twelve of one
+    # colour is no 十三水 hand).
+    assert set(rs.automatic_wins) == set(AUTOMATIC_WINS) - {"twelve_one_colour"}
+    assert rs.automatic_wins_declared
     assert rs.automatic_win_order() == tuple(name for name, _ in SHISANSHUI_TABLE)
     strength = rs.automatic_win_strengths()
     assert strength["three_flushes"] > strength["three_straights"]

@@ -117,8 +117,9 @@ def _documented_names(names: tuple[str, ...]) -> list[str]:
 # --- docs/rules.md: decks and deals ----------------------------------------------------
 def test_rule_set_table_matches_decks_and_deals():
     (_, rows), = marked(RULES_DOC, "rule-sets")
-    assert sorted(r["rule set"] for r in rows) == ["bonus", "classic", "classic-1-6", "joker",
-                                                    "pagat", "shisanshui", "two-jokers"]
+    assert sorted(r["rule set"] for r in rows) == ["bonus", "capsa-susun", "classic",
+                                                    "classic-1-6", "joker", "mau-binh", "pagat",
+                                                    "pusoy", "shisanshui", "two-jokers"]
     for row in rows:
         rs = solver.rule_set(row["rule set"])
         assert int(row["cards in the deck"]) == rs.deck_size == len(deck_codes(rs)), rs

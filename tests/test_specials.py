@@ -44,6 +44,9 @@ CONSTRUCTED = {
     "all_one_colour": (["2s 4c 6s 8c Ts Qc As 3s 5c 7s 9c Js Kc",
                         "2h 4d 6h 8d Th Qd Ah 3h 5d 7h 9d Jh Kd"],
                        ["2s 4c 6s 8c Ts Qc As 3s 5c 7s 9c Js Kd"]),
+    "twelve_one_colour": (["2s 4c 6s 8c Ts Qc As 3s 5c 7s 9c Js Kd",   # twelve black, a red
+                           "2h 4d 6h 8d Th Qd Ah 3h 5d 7h 9d Jh Kd"],  # all thirteen red
+                          ["2s 4c 6s 8c Ts Qc As 3s 5c 7s 9c Jd Kd"]), # eleven and two
     "four_trips": (["2s 2h 2d 3s 3h 3d 4s 4h 4d 5s 5h 5d Ks",
                     "2s 2h 2d 2c 3s 3h 3d 4s 4h 4d 5s 5h 5d"],          # a quad holds trips
                    ["2s 2h 2d 3s 3h 3d 4s 4h 4d 5s 5h Kd Ks"]),

@@ -38,3 +38,19 @@ def test_placeholder_tables_have_the_types_of_every_rule_sets_tables():
         rs = solver.rule_set(name)
         for cut in (["2c", "Kd"] if rs.cut_card else [None]):
             assert numba.typeof(tables_for(rs, cut)) == want, (name, cut)
+
+
+def test_rule_sets_with_one_deck_share_one_set_of_tables_in_memory():
+    # A server that sees rules file after rules file (each its own RuleSet) must not keep
+    # a copy of the tables for each: the tables depend on the deck alone.
+    import solver
+    base = solver.rule_set("classic")
+    renamed = [solver.RuleSet.from_toml(base.to_toml().replace('name = "classic"',
+                                                               f'name = "copy-{i}"'),
+                                        source="test") for i in range(3)]
+    assert [rs.name for rs in renamed] == ["copy-0", "copy-1", "copy-2"]
+    first = row_tables("pagat")
+    for rs in [base, *renamed]:
+        assert row_tables(rs).ord5 is first.ord5
+    assert row_tables("joker").ord5 is not first.ord5        # another deck, other tables
+    assert row_tables.cache_info().maxsize is not None       # and the per-rule-set map is bounded

@@ -14,15 +14,16 @@ import solver  # noqa: E402
 from solver.display import sort_row  # noqa: E402
 from solver.sampling import deal_hands  # noqa: E402
 from solver.web import Limits, create_app  # noqa: E402
-from solver.web.app import SolveRequest, _solve_sampling  # noqa: E402
+from solver.web.app import _solve_sampling  # noqa: E402
 from solver.web.play import opponent_seed  # noqa: E402
 
 LIMITS = Limits(max_samples=300, timeout=120, max_body=4096)
+LOCAL = "http://127.0.0.1"    # the Host the app answers to (the server's own address)
 
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app(LIMITS), raise_server_exceptions=False) as c:
+    with TestClient(create_app(LIMITS), base_url=LOCAL, raise_server_exceptions=False) as c:
         yield c
 
 
@@ -96,8 +97,8 @@ def test_solve_opponents_are_the_solves_of_their_seeds(client):
         rules=rules, players=players, seed=seed, index=index, setting=list(mine),
         opponents="fast")).json()
     # Within the server's --max-samples, as its own solves are (300 deals, fast's precision).
-    sampling = _solve_sampling(SolveRequest(cards="", rules=rules, players=players,
-                                            effort="fast"), LIMITS.max_samples)
+    sampling = _solve_sampling(solver.rule_set(rules), players, None, "fast",
+                               LIMITS.max_samples)
     assert sampling["samples"] == LIMITS.max_samples
     sol = solver.solve(hands[1], rules, players=players, seed=opponent_seed(seed, index, 1),
                        top=0, **sampling)
@@ -114,14 +115,20 @@ def test_solve_opponents_are_the_solves_of_their_seeds(client):
     (dict(rules="pagat", seed=5, setting="As Ah Ad / 2c 3c 4c 5c 6c / 7c 8c 9c Tc Jc"),
      "not in your hand"),
     (dict(rules="pagat", seed=5, setting="As Ah / 2c"), "three rows"),
-    (dict(rules="pagat", seed=5, setting="x", opponents="slow"), "one of quick, fast, max"),
+    (dict(rules="pagat", seed=5, setting="x", opponents="slow"),
+     'opponents: one of quick, fast, max, not "slow"'),
+    (dict(rules="pagat", seed=5, setting="x", opponents=["fast"]),
+     'opponents: one of quick, fast, max, not ["fast"]'),
     (dict(rules="joker", seed=5, players=3, setting="x"), "plays with 4 players, not 3"),
     (dict(rules="pagat", seed=-1, setting="x"), "seed must be at least 0"),
-    (dict(rules="pagat", setting="x"), "seed: Field required"),
+    (dict(rules="pagat", setting="x"), "seed: required"),
 ])
 def test_bad_showdowns_are_one_line(client, body, message):
     response = client.post("/api/match/showdown", json=body)
     assert response.status_code == 400 and message in response.json()["error"]
+    # In the server's words: never pydantic's summary, its error types or its links.
+    for pydantic_words in ("validation error", "type=", "pydantic", "http", "Input should"):
+        assert pydantic_words not in response.text
 
 
 def test_a_foul_the_rules_cannot_play_is_refused_in_words(client):

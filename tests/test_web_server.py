@@ -22,7 +22,7 @@ pytest.importorskip("uvicorn", reason="the study page needs the web extra")
 httpx = pytest.importorskip("httpx", reason="the load test's clients use httpx")
 
 from solver import __main__ as cli  # noqa: E402
-from solver.web.app import is_loopback  # noqa: E402
+from solver.web.guard import is_loopback  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import load_server  # noqa: E402
@@ -88,6 +88,7 @@ def test_only_loopback_is_loopback():
     (["serve", "--port", "70000"], "error: --port must be at most 65535"),
     (["serve", "--max-samples", "0"], "error: --max-samples must be at least 1"),
     (["serve", "--max-body", "10"], "error: --max-body must be at least 256"),
+    (["serve", "--max-models", "0"], "error: --max-models must be at least 1"),
     (["serve", "--timeout", "0"], "error: --timeout must be a positive number of seconds"),
     (["serve", "--host", "no-such-host.invalid"],
      "error: --host no-such-host.invalid: not an address of this machine"),
@@ -112,7 +113,7 @@ def test_a_port_in_use_is_one_line_too(capsys):
 
 
 def test_without_the_web_extra_serve_says_how_to_get_it(capsys, monkeypatch):
-    for name in ("solver.web", "solver.web.app"):
+    for name in [m for m in sys.modules if m == "solver.web" or m.startswith("solver.web.")]:
         monkeypatch.delitem(sys.modules, name, raising=False)
     monkeypatch.setitem(sys.modules, "fastapi", None)      # import fastapi fails
     assert cli.main(["serve"]) == 2
@@ -151,8 +152,8 @@ def children(process) -> set:
 
 
 def address(url):
-    host, port = re.match(r"http://([^/:]+):(\d+)/", url).groups()
-    return host, int(port)
+    host, port = re.match(r"http://(\[[^\]]+\]|[^/:]+):(\d+)/", url).groups()
+    return host.strip("[]"), int(port)
 
 
 def wait_for(predicate, what, seconds=60):
@@ -179,9 +180,9 @@ def test_a_solve_whose_client_has_gone_is_stopped():
         with httpx.Client(base_url=url, timeout=60) as http:
             body = json.dumps(HEAVY).encode()
             with socket.create_connection(address(url)) as gone:
-                gone.sendall(b"POST /api/solve HTTP/1.1\r\nHost: x\r\ncontent-type: "
+                gone.sendall(b"POST /api/solve HTTP/1.1\r\nHost: %s\r\ncontent-type: "
                              b"application/json\r\ncontent-length: %d\r\n\r\n%s"
-                             % (len(body), body))
+                             % (host_header(url), len(body), body))
                 wait_for(lambda: http.get("/api/status").json()["busy"] == 1, "at work")
                 at_work = children(process)          # the worker solving among them
             # Its worker is killed (not left solving for tens of seconds), another
@@ -224,9 +225,11 @@ def test_half_a_request_is_dropped_and_does_not_block_others():
         slow = [socket.create_connection(address(url)) for _ in range(70)]
         try:
             for sock in slow[1:]:
-                sock.sendall(b"GET /api/rules HTTP/1.1\r\nHost: x\r\nX-Half: ")
-            slow[0].sendall(b"POST /api/deal HTTP/1.1\r\nHost: x\r\ncontent-type: "
-                            b"application/json\r\ncontent-length: 100\r\n\r\n{\"rules\"")
+                sock.sendall(b"GET /api/rules HTTP/1.1\r\nHost: %s\r\nX-Half: "
+                             % host_header(url))
+            slow[0].sendall(b"POST /api/deal HTTP/1.1\r\nHost: %s\r\ncontent-type: "
+                            b"application/json\r\ncontent-length: 100\r\n\r\n{\"rules\""
+                            % host_header(url))
             for sock in slow:
                 sock.settimeout(60)
             answers = [sock.recv(4096) for sock in slow[:3]]       # half a body, half a head
@@ -239,10 +242,16 @@ def test_half_a_request_is_dropped_and_does_not_block_others():
         assert httpx.get(url + "api/rules", timeout=60).status_code == 200
 
 
+def host_header(url) -> bytes:
+    """The ``Host`` a browser sends to the server at ``url`` (``127.0.0.1:PORT``)."""
+    return re.match(r"http://([^/]+)/", url).group(1).encode()
+
+
 def raw(url, request: bytes) -> tuple[int, dict, bytes]:
-    """Send ``request`` as it is; (status, headers, body) of the answer."""
+    """Send ``request`` as it is, but for ``Host: HOST``, which names the server (as a
+    browser's would); (status, headers, body) of the answer."""
     with socket.create_connection(address(url)) as sock:
-        sock.sendall(request)
+        sock.sendall(request.replace(b"Host: HOST\r\n", b"Host: " + host_header(url) + b"\r\n"))
         sock.settimeout(60)
         data = b""
         while chunk := sock.recv(65536):
@@ -255,12 +264,12 @@ def raw(url, request: bytes) -> tuple[int, dict, bytes]:
 
 def post(body: bytes, content_type=b"application/json") -> bytes:
     ct = b"" if content_type is None else b"content-type: " + content_type + b"\r\n"
-    return (b"POST /api/deal HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" + ct +
+    return (b"POST /api/deal HTTP/1.1\r\nHost: HOST\r\nConnection: close\r\n" + ct +
             b"content-length: %d\r\n\r\n" % len(body) + body)
 
 
 def test_every_http_error_is_json(server):
-    status, headers, body = raw(server, b"HEAD / HTTP/1.1\r\nHost: x\r\n"
+    status, headers, body = raw(server, b"HEAD / HTTP/1.1\r\nHost: HOST\r\n"
                                         b"Connection: close\r\n\r\n")
     assert status == 200 and headers["content-type"].startswith("text/html") and body == b""
     cases = [
@@ -272,15 +281,20 @@ def test_every_http_error_is_json(server):
         (post(b'{"rules": "classic"}', b"text/plain"), 415,
          "the request body must be JSON, sent with Content-Type: application/json (not "
          "text/plain)"),
-        (b"DELETE /api/solve HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 405,
+        (b"DELETE /api/solve HTTP/1.1\r\nHost: HOST\r\nConnection: close\r\n\r\n", 405,
          "DELETE is not allowed on /api/solve"),
     ]
     for request, status, error in cases:
         got, headers, body = raw(server, request)
         assert (got, headers["content-type"], json.loads(body)) == \
             (status, "application/json", {"error": error}), request[:60]
-    # A body without a Content-Type is read as JSON.
+    # A body without a Content-Type is not JSON to this server (a browser sends one from
+    # any page without asking first): 415 (docs/serving-safely.md).
     status, headers, body = raw(server, post(b'{"rules": "classic", "seed": 3}', None))
+    assert status == 415 and json.loads(body) == {
+        "error": "the request body must be JSON, sent with Content-Type: application/json "
+                 "(none was sent)"}
+    status, headers, body = raw(server, post(b'{"rules": "classic", "seed": 3}'))
     assert status == 200 and json.loads(body)["seed"] == 3
 
 

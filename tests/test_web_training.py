@@ -55,7 +55,7 @@ def train_env(monkeypatch, cache, preset, chunk=None):
 def serving(app=None):
     """The server, in process (its worker processes start with the environment set)."""
     return TestClient(app or create_app(Limits(max_samples=300, timeout=60)),
-                      raise_server_exceptions=False)
+                      base_url="http://127.0.0.1", raise_server_exceptions=False)
 
 
 @pytest.fixture
@@ -220,8 +220,8 @@ def test_ctrl_c_stops_the_server_and_its_training(monkeypatch, tmp_path):
 
 
 def test_trainings_at_once_are_limited(monkeypatch, tmp_path):
-    import solver.web.app as app_module
-    monkeypatch.setattr(app_module, "MAX_TRAININGS", 1)
+    import solver.web.trainings as trainings_module
+    monkeypatch.setattr(trainings_module, "MAX_TRAININGS", 1)
     train_env(monkeypatch, tmp_path, (30, 20000), chunk=100)      # stopped long before
     with serving() as client:
         first = client.post("/api/rules/train", json=dict(rules="house", rules_file=HOUSE))

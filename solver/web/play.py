@@ -14,16 +14,16 @@ the showdown of a match deal.
   home runs, bonuses, automatic wins, fouls), and each seat's units.
 
 A showdown runs in one of the server's worker processes (:func:`showdown` is the task),
-as solves and reviews do, so it can be stopped when its time is up.  Nothing here keeps
-state between requests: a deal is its seed and index, so a match can be replayed.
+as solves and reviews do, so it can be stopped when its time is up.  Their request
+bodies are :mod:`solver.web.bodies`' (``rules`` a registered rule set's name, as
+everywhere).  Nothing here keeps state between requests: a deal is its seed and index,
+so a match can be replayed.
 """
 from __future__ import annotations
 
 import secrets
 from collections import Counter
-from typing import Optional, Union
-
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from typing import Optional
 
 import solver
 from .._checks import check_int
@@ -35,29 +35,7 @@ OPPONENTS = ("quick", "fast", "max")      # quick_set, or solve at that effort
 DEFAULT_OPPONENTS = "quick"
 
 
-class MatchDealRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    rules: StrictStr = Field(description="rule set")
-    players: Optional[StrictInt] = Field(None, description="seats (default: the largest)")
-    seed: Optional[StrictInt] = Field(None, description="seed of the match's deals "
-                                                        "(default: random)")
-    index: StrictInt = Field(0, description="which deal of the match, from 0")
-
-
-class ShowdownRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    rules: StrictStr = Field(description="rule set")
-    players: Optional[StrictInt] = Field(None, description="seats (default: the largest)")
-    seed: StrictInt = Field(description="seed of the match's deals")
-    index: StrictInt = Field(0, description="which deal of the match, from 0")
-    setting: Union[StrictStr, list[StrictStr]] = Field(
-        description="your rows 'FRONT / MIDDLE / BACK' or [front, middle, back]; 'declare'")
-    opponents: StrictStr = Field(DEFAULT_OPPONENTS, description="how the other seats are "
-                                 "set: 'quick' (quick_set), 'fast' or 'max' (solve at that "
-                                 "effort)")
-
-
-def _deal(rules: str, players: Optional[int], seed: int, index: int):
+def _deal(rules: "str | solver.RuleSet", players: Optional[int], seed: int, index: int):
     """(rule set, seats, hands, cut) of deal ``index`` seeded by ``seed``, validated."""
     rs = solver.rule_set(rules)
     seed = check_int("seed", seed, 0)
@@ -76,7 +54,8 @@ def _automatic_win(hand: str, rs) -> Optional[solver.AutomaticWin]:
     return solver.automatic_win(hand, rs)
 
 
-def match_deal(rules: str, players: Optional[int], seed: Optional[int], index: int) -> dict:
+def match_deal(rules: "str | solver.RuleSet", players: Optional[int], seed: Optional[int],
+               index: int) -> dict:
     """Your hand (seat 0) of deal ``index`` seeded by ``seed`` (None: a random seed)."""
     seed = secrets.randbelow(RANDOM_SEEDS) if seed is None else seed
     rs, players, hands, cut = _deal(rules, players, seed, index)
@@ -113,8 +92,9 @@ def _your_rows(setting, hand: str, rs, win) -> tuple[tuple[str, str, str], bool]
     return texts, False
 
 
-def showdown(rules: str, players: Optional[int], seed: int, index: int, setting,
-             opponents: str = DEFAULT_OPPONENTS, solve_options: Optional[dict] = None) -> dict:
+def showdown(rules: "str | solver.RuleSet", players: Optional[int], seed: int, index: int,
+             setting, opponents: str = DEFAULT_OPPONENTS,
+             solve_options: Optional[dict] = None) -> dict:
     """Deal ``index`` of match ``seed`` played: your ``setting`` (seat 0) against the
     other seats as ``opponents`` set them, settled by :func:`solver.settle`.
 

@@ -27,6 +27,7 @@ const state = {
   active: "front",
   busy: false,
   modelTraining: false,   // the chosen rules file's opponent model is being trained
+  trainingId: null,       // the id of the training shown (for "Stop the training")
 };
 
 const $ = (id) => document.getElementById(id);
@@ -731,6 +732,8 @@ function showTraining(status, players) {
     return;                      // (another rule set or table size is chosen by now)
   }
   state.modelTraining = status.state === "training";
+  state.trainingId = status.id;
+  $("training-cancel").hidden = status.state !== "training";
   const box = $("training"), bar = $("training-bar"), text = $("training-text");
   // A model that was there already is not news; one trained just now is.
   box.hidden = status.state === "ready" && status.message !== "trained now";
@@ -741,6 +744,8 @@ function showTraining(status, players) {
       `it is kept for every later solve.`;
   } else if (status.state === "failed") {
     text.textContent = `Training ${model} failed: ${status.message}.`;
+  } else if (status.state === "cancelled") {
+    text.textContent = `Training ${model} was stopped; nothing of it is kept.`;
   } else {
     const count = (n) => n.toLocaleString("en-US");
     text.textContent = `No opponent model for ${status.rules} (${players} players) ` +
@@ -775,6 +780,20 @@ async function modelReady() {
   if (status.state === "failed") {
     throw new Error(`training the opponent model of ${status.rules} failed: ${status.message}`);
   }
+  if (status.state === "cancelled") {
+    throw new Error(`the training of the opponent model of ${status.rules} was stopped; ` +
+                    `use the rules again to train it`);
+  }
+}
+
+// "Stop the training": DELETE /api/rules/train/{id} stops it within about a second.
+async function cancelTraining() {
+  if (!state.trainingId) return;
+  const response = await fetch(`/api/rules/train/${encodeURIComponent(state.trainingId)}`,
+                               { method: "DELETE" });
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
+  showTraining(data, Number($("players").value));
 }
 
 // --- start ------------------------------------------------------------------------------------------
@@ -795,6 +814,8 @@ async function start() {
   }
   $("rules").addEventListener("change", (e) => chooseRules(e.target.value));
   $("rules-file-use").addEventListener("click", () => useRulesFile());
+  $("training-cancel").addEventListener(
+    "click", () => cancelTraining().catch((e) => showError(e.message, "rules-file")));
   $("rules-file-pick").addEventListener("change", loadRulesFile);
   $("cut").addEventListener("change", () => { markCut(); handChanged(); });
   for (const id of ["players", "samples", "seed"]) {
