@@ -36,10 +36,14 @@ from .search import cards_of_mask
 from .kernels import ordinal3, ordinal5
 from .tables import row_tables
 
-# (rule set, seats) the library ships a model for; one file serves every seat count whose
-# best settings do not depend on it (solver.model.model_seats).
+# (rule set, seats) of every model the library ships, with the seat count each was trained
+# at (its file's meta): ``python -m solver.policy_training`` rebuilds them all.  One file
+# serves every seat count whose best settings do not depend on it (solver.model.model_seats).
 TRAINING = [("joker", 4), ("bonus", 4), ("pagat", 2), ("classic", 2), ("classic:eastern", 2),
-            ("classic:mandarin", 2), ("classic:mandarin", 4)]
+            ("classic:mandarin", 2), ("classic:mandarin", 4), ("classic-1-6", 4),
+            ("two-jokers", 4), ("shisanshui", 3), ("shisanshui", 4), ("mau-binh", 2),
+            ("mau-binh", 3), ("mau-binh", 4), ("capsa-susun", 2), ("capsa-susun", 3),
+            ("capsa-susun", 4), ("pusoy", 4)]
 ROUNDS = 12
 DEALS = 20000            # deals a round (four hands each); bonus: spread over 13 ranks
 HANDS_A_DEAL = 4         # every rule set deals four hands of its size from its deck

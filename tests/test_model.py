@@ -441,13 +441,20 @@ def test_the_training_command_rebuilds_the_same_file(tmp_path):
 
 
 def test_shipped_models_record_the_configuration_that_built_them():
-    from solver.model import model_file, model_seats
+    """Every shipped model file is one that ``python -m solver.policy_training`` rebuilds
+    (TRAINING), and records the self-play that built it."""
+    from solver.model import DATA, model_file, model_seats
     from solver.policy_training import DEALS, ROUNDS, TRAINING
+    built = set()
     for rule_set, seats in TRAINING:
         rs = solver.rule_set(rule_set)
-        with np.load(model_file(rs, model_seats(rs, seats))) as data:
+        path = model_file(rs, model_seats(rs, seats))
+        built.add(path.name)
+        with np.load(path) as data:
             meta = json.loads(str(data["meta"]))
-        assert meta == dict(rules=rs.name, seats=seats, rounds=ROUNDS, deals=DEALS, seed=0)
+        assert {k: meta[k] for k in ("rules", "seats", "rounds", "deals", "seed")} == dict(
+            rules=rs.name, seats=seats, rounds=ROUNDS, deals=DEALS, seed=0)
+    assert built == {p.name for p in DATA.glob("model-*.npz")}
 
 
 def test_each_round_sees_the_model_a_shorter_training_would_give():
