@@ -26,9 +26,12 @@ the rows real opponents set, and a player near equilibrium is the best guess of 
 unknown strong opponent.  The tables cost one lookup per row, so the setter is fast
 enough to set thousands of sampled opponents per solve.
 
-The estimate ignores card removal (our own cards change the opponents' distribution)
-and the correlation of an opponent's rows; :func:`solver.solve` does not: it settles
-each sampled deal exactly.  The model only has to say how opponents set their hands.
+The estimate ignores card removal (our own cards change the opponents' distribution),
+but for one kind: where the deck has jokers, a hand is set against the field that hands
+holding as many jokers meet (:func:`joker_groups`), since a joker is the card that
+changes the opponents' rows most.  It also ignores the correlation of an opponent's
+rows.  :func:`solver.solve` ignores neither: it settles each sampled deal exactly.  The
+model only has to say how opponents set their hands.
 """
 from __future__ import annotations
 

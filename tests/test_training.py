@@ -101,6 +101,28 @@ def test_a_new_rule_set_trains_caches_and_loads(cache, monkeypatch):
     assert training.model_path(custom(foul_penalty=7), 2) != first.path
 
 
+def test_a_rule_set_with_jokers_keeps_a_field_for_each_number_held(cache):
+    """A model trained for a deck with jokers has a field for each number of jokers a hand
+    can hold (solver.model.joker_groups), is cached under format 2 (a format-1 file of one
+    field is not taken for it) and loads with every group; one without jokers keeps the
+    format-1 name its files always had."""
+    rs = dataclasses.replace(solver.rule_set("two-jokers"), name="jokers-test", foul_penalty=9)
+    path = training.model_path(rs, 2)
+    assert path.name.endswith("-v2.npz")
+    assert training.model_path(custom(), 2).name.endswith("-v1.npz")
+    got = solver.train_model(rs, 2, progress=False)
+    assert got.path == path and len(got.model.fields[-1]) == 3
+    again = solver.train_model(rs, 2, progress=False)
+    assert again.source == "cache" and len(again.model.fields[-1]) == 3
+    for a, b in zip(got.model.fields[-1], again.model.fields[-1]):
+        np.testing.assert_array_equal(a.weights[2], b.weights[2])
+    # Each group is the field its hands meet: holding both jokers, the other hands hold
+    # none, so their Backs are weaker than those met holding none.
+    none, both = got.model.fields[-1][0], got.model.fields[-1][2]
+    mean = lambda f: (f.values[2] * f.weights[2]).sum() / f.weights[2].sum()
+    assert mean(both) < mean(none)
+
+
 def test_a_solve_trains_on_first_use_then_loads(cache, monkeypatch):
     rs = custom(foul_penalty=9)
     hand = "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d"
