@@ -12,7 +12,8 @@ import report       # benchmarks/report.py (pytest puts this folder on sys.path)
 
 def pytest_configure(config):
     config.addinivalue_line(
-        "markers", "quick: a representative subset of the benchmarks (-m quick, under 2 min)")
+        "markers", "quick: a representative subset of the benchmarks (-m quick: half a "
+                   "minute once compiled; benchmarks/README.md, 'Running the suite')")
     # pytest-benchmark's own table: the median and its spread only (its default has ten
     # columns in one unit for all rows); ours, with a unit per row, comes last.  This runs
     # before pytest-benchmark reads the options, and only where none was given (an

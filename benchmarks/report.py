@@ -59,10 +59,17 @@ def row(bench: dict) -> list:
 
 
 def table(benchmarks: list) -> list:
-    """Markdown lines: one benchmark a line, in run order."""
-    lines = ["| benchmark | median | per hand | throughput | figure |",
-             "|---|---:|---:|---:|---|"]
-    lines += ["| " + " | ".join(row(b)) + " |" for b in benchmarks]
+    """Markdown lines: one benchmark a line, in run order.  The ``figure`` column only
+    when a benchmark has one (an untimed one's: ``-m quick`` runs none, and a column
+    empty in every row only says nothing)."""
+    rows = [row(b) for b in benchmarks]
+    if not any(r[-1] for r in rows):
+        rows = [r[:-1] for r in rows]
+        lines = ["| benchmark | median | per hand | throughput |", "|---|---:|---:|---:|"]
+    else:
+        lines = ["| benchmark | median | per hand | throughput | figure |",
+                 "|---|---:|---:|---:|---|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
     return lines
 
 

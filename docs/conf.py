@@ -35,6 +35,10 @@ myst_enable_extensions = ["colon_fence", "html_image"]   # <img> tags, images co
 
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
+# Types only for the parameters a docstring describes: else every field of a dataclass
+# (Solution, Review) was listed twice, once as a parameter with its type alone and once
+# as the attribute its docstring describes, and "a, b: ..." items got empty entries too.
+autodoc_typehints_description_target = "documented"
 autodoc_default_options = {"members": True, "undoc-members": False}
 
 # furo if it is installed (the docs extra brings it), else Sphinx's own theme.
@@ -107,6 +111,27 @@ def site_links(app, relative_path, parent_docname, content):
     content[0] = LINK.sub(link, content[0])
 
 
+# The docstrings name pages of the docs by their path in the repository, as a reader of
+# the source sees them ("docs/rules.md#scoring"); on the site each such path is a link
+# to that page (and section), relative to the page the docstring is shown on.  A path
+# to a file the site does not hold stays text.
+DOC_PATH = re.compile(r"(?<![\w/.`<-])docs/((?:[\w-]+/)*[\w-]+)\.md(?:#([\w-]+))?")
+
+
+def doc_path_links(app, what, name, obj, options, lines):
+    here = os.path.dirname(app.env.docname) if app else ""
+
+    def link(match):
+        page, anchor = match.groups()
+        if not os.path.isfile(os.path.join(DOCS, page + ".md")):
+            return match.group(0)
+        target = os.path.relpath(page, here or ".") + ".html" + (f"#{anchor}" if anchor else "")
+        return f"`{match.group(0)} <{target}>`__"
+
+    lines[:] = [DOC_PATH.sub(link, line) for line in lines]
+
+
 def setup(app):
     app.connect("autodoc-process-docstring", fields_from_sections)
+    app.connect("autodoc-process-docstring", doc_path_links)
     app.connect("include-read", site_links)

@@ -30,7 +30,8 @@ docs/rule-files.md).  ``solve`` is the default when the first argument is not a 
 solves a sample ``joker`` hand.  Bad input prints one line on stderr, in the command
 line's words (``--cut 4c``, not the library's ``cut='4c'``: :func:`solver._checks.cli_words`),
 and exits with 2.  Ctrl+C prints ``interrupted`` and exits with 130; a reader that stops
-early (``| head -1``) ends it quietly.  The text layout is :mod:`solver.display`'s.
+early (``| head -1``) ends it quietly, with exit code 0 (text or ``--json`` alike).  The
+text layout is :mod:`solver.display`'s.
 """
 from __future__ import annotations
 
@@ -130,7 +131,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="solve every hand in FILE ('-': standard input), one a line ('#' "
                         "comments; a line may end with 'cut 4c' for its own cut card), in "
                         "parallel")
-    s.add_argument("--workers", type=int, default=None,
+    s.add_argument("--workers", type=_workers, default=None,
                    help="--batch: local processes (default: one per core)")
     s.add_argument("--quiet", action="store_true",
                    help="no compile notice, no progress bar")
@@ -194,7 +195,7 @@ def _parser() -> argparse.ArgumentParser:
                         "lines or CSV, '-': standard input; docs/sessions.md), and add "
                         "them up; --rules and --players are the default of a line that "
                         "does not give its own")
-    r.add_argument("--workers", type=int, default=None,
+    r.add_argument("--workers", type=_workers, default=None,
                    help="--batch: local processes (default: one per core, but one per 32 "
                         "hands at most)")
     r.add_argument("--html", metavar="OUT", default=None,
@@ -293,6 +294,19 @@ def _parser() -> argparse.ArgumentParser:
     h.add_argument("topic", nargs="?", metavar="COMMAND", default=None,
                    help="the command to tell about")
     return parser
+
+
+def _workers(text: str) -> int:
+    """``--workers``' value, in the command line's words: the library's "(or None: one
+    per core)" is, here, leaving the option out."""
+    try:
+        workers = int(text)
+    except ValueError:
+        workers = None
+    if workers is None or workers < 1:
+        raise argparse.ArgumentTypeError(f"a number of processes, at least 1, not {text!r} "
+                                         f"(leave --workers out for one per core)")
+    return workers
 
 
 def _seat_numbers(text: str) -> list[int]:
@@ -400,6 +414,21 @@ def _batch_name(path: str) -> str:
 BAD_LINES_SHOWN = 10
 
 
+def _lines(n: int) -> str:
+    return f"{n} line{'s' if n != 1 else ''}"
+
+
+def _say_skipped(lines: list) -> None:
+    """Name a batch's bad lines on stderr, up to BAD_LINES_SHOWN, then their count: as
+    skipped lines, not errors (the run goes on with the others, and exits 0)."""
+    prog = _prog()
+    for line in lines[:BAD_LINES_SHOWN]:
+        print(f"{prog}: skipped {line}", file=sys.stderr)
+    if len(lines) > BAD_LINES_SHOWN:
+        print(f"{prog}: ... and {len(lines) - BAD_LINES_SHOWN} more skipped lines",
+              file=sys.stderr)
+
+
 def _read_batch(path: str, cut) -> tuple[list[tuple[str, object, int]], list[tuple[int, str]]]:
     """(hand, cut card, line number) of each hand in a batch file (``-``: standard
     input), and (line number, what is wrong) of each line that is not text (UTF-8)."""
@@ -449,20 +478,15 @@ def _solve_batch(args, rs, options) -> int:
     # Every bad line is named (up to a limit) and the others solved: a long file is not
     # lost for one typo.  Only a file with nothing to solve is an error.
     bad.sort()
-    prog, words = _prog(), command_options(_parser(), "solve")
-    for number, message in bad[:BAD_LINES_SHOWN]:
-        print(f"{prog}: error: {source} line {number}: "
-              f"{cli_words(' '.join(message.split()), words)}", file=sys.stderr)
-    if len(bad) > BAD_LINES_SHOWN:
-        print(f"{prog}: error: ... and {len(bad) - BAD_LINES_SHOWN} more bad lines",
-              file=sys.stderr)
+    words = command_options(_parser(), "solve")
+    _say_skipped([f"{source} line {number}: {cli_words(' '.join(message.split()), words)}"
+                  for number, message in bad])
     if not good:
-        raise ValueError(f"{source}: no hands to solve ({len(bad)} bad line"
-                         f"{'s' if len(bad) != 1 else ''})" if bad
+        raise ValueError(f"{source}: no hands to solve ({_lines(len(bad))} skipped)" if bad
                          else f"{source}: no hands (give one a line)")
     if bad:
-        print(f"{prog}: {len(bad)} bad line{'s' if len(bad) != 1 else ''} skipped; solving "
-              f"the other {len(good)}", file=sys.stderr)
+        print(f"{_prog()}: {_lines(len(bad))} skipped; solving the other "
+              f"{len(good)} hand{'s' if len(good) != 1 else ''}", file=sys.stderr)
     hands = [h for h, _, _ in good]
     cuts = [c for _, c, _ in good]
     if not args.quiet:
@@ -493,8 +517,9 @@ def _solve_batch(args, rs, options) -> int:
         print(f"hand (line {number}): {sort_row(solver.format_cards(hand), group=False)}")
         print(solution)
         print()
-    skipped = f", {len(bad)} bad line{'s' if len(bad) != 1 else ''} skipped" if bad else ""
-    print(f"({len(solutions)} hands{skipped}, {time.perf_counter() - start:.2f} s)")
+    skipped = f", {_lines(len(bad))} skipped" if bad else ""
+    print(f"({len(solutions)} hand{'s' if len(solutions) != 1 else ''} solved{skipped}, "
+          f"{time.perf_counter() - start:.2f} s)")
     return 0
 
 
@@ -624,16 +649,10 @@ def _review_batch(args) -> int:
     for message in dict.fromkeys(str(w.message) for w in caught):
         print(f"warning: {message}", file=sys.stderr)
     # (In the file's words: a line's players= is its key, not the option --players.)
-    prog = _prog()
-    for s in report.skipped[:BAD_LINES_SHOWN]:
-        print(f"{prog}: error: {s}", file=sys.stderr)
-    if len(report.skipped) > BAD_LINES_SHOWN:
-        print(f"{prog}: error: ... and {len(report.skipped) - BAD_LINES_SHOWN} more bad "
-              f"lines", file=sys.stderr)
+    _say_skipped([str(s) for s in report.skipped])
     if not report.grades:
         n = len(report.skipped)
-        raise ValueError(f"{report.source}: no hands to grade ({n} bad line"
-                         f"{'s' if n != 1 else ''})" if n
+        raise ValueError(f"{report.source}: no hands to grade ({_lines(n)} skipped)" if n
                          else f"{report.source}: no hands (give one a line)")
     if args.html is not None:
         with open(args.html, "w", encoding="utf-8") as f:

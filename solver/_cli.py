@@ -69,8 +69,11 @@ def run_command(command, prog: str, options: dict[str, str], *,
     (``options``: :func:`command_options`) and exit code 2; Ctrl+C is the line
     ``interrupted`` and 130 (128 + SIGINT, as a shell reports it), within about a second
     (``watch_interrupts``: :func:`interrupts_watched`); a reader that stopped reading
-    (``| head -1``) ends it quietly (the output that could not be written is dropped;
-    exit code 1, as Python's own documentation does it)."""
+    (``| head -1``) ends it quietly with exit code 0, as if the reader had read it all
+    (the output that could not be written is dropped).  Whether the reader goes before
+    the last write or after it is a race (the whole output may fit in the pipe at once),
+    so a closed pipe must not change the exit code: else the same command, text or
+    ``--json``, exits 0 one time and 1 the next."""
     with interrupts_watched() if watch_interrupts else contextlib.nullcontext():
         try:
             try:
@@ -79,11 +82,12 @@ def run_command(command, prog: str, options: dict[str, str], *,
                 return code
             except BrokenPipeError:
                 # Python flushes stdout again at exit: point it at nothing, so that it
-                # does not complain there.
+                # does not complain there.  The command had done its work: its output
+                # was only not all read.
                 devnull = os.open(os.devnull, os.O_WRONLY)
                 os.dup2(devnull, sys.stdout.fileno())
                 os.close(devnull)
-                return 1
+                return 0
             except (ValueError, OSError) as err:
                 message = cli_words(" ".join(str(err).split()), options)
                 print(f"{prog}: error: {message}", file=sys.stderr)

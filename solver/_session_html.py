@@ -80,9 +80,10 @@ def _e(x) -> str:
     return html.escape(str(x))
 
 
-def report_html(report, costliest: int, patterns: dict) -> str:
+def report_html(report, costliest: int, patterns: dict, note: str = "") -> str:
     """The page (see the module's docstring); ``patterns``: the labels and definitions
-    of the patterns by name (:data:`solver.session.PATTERNS`)."""
+    of the patterns by name (:data:`solver.session.PATTERNS`); ``note``: what holds for
+    them all, said once above their table (:data:`solver.session.PATTERNS_NOTE`)."""
     r = report
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -113,7 +114,7 @@ def report_html(report, costliest: int, patterns: dict) -> str:
     if r.patterns:
         out.append("<h2>Where your settings differ from the best</h2>")
         out.append('<p class="def">A hand may show several patterns; a pattern\'s cost is '
-                   "the loss of the hands that show it, so the costs overlap.</p>")
+                   f"the loss of the hands that show it, so the costs overlap. {_e(note)}</p>")
         out.append('<div class="scroll"><table><tr><th>pattern</th><th>hands</th>'
                    "<th>cost (units)</th></tr>")
         for p in r.patterns:

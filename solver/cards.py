@@ -144,7 +144,9 @@ def parse_codes(text: str, rules: "str | RuleSet", taken: "set[int] | None" = No
     if not isinstance(text, str):
         raise ValueError(f"cards must be given as text, not {text!r} ({type(text).__name__})")
     words = _TOKEN_SPLIT.split(text.translate(_VARIATION_SELECTORS).strip())
-    tokens = [card for word in words if word for card in _card_words(word)]
+    # Word by word (a generator, not a list): the first bad word is the one named, not
+    # a later one that happens to start as cards ("hello there": 'hello', not 'er').
+    tokens = (card for word in words if word for card in _card_words(word))
     taken = set() if taken is None else taken
     codes: list[int] = []
     for token in tokens:

@@ -294,17 +294,25 @@ def solution_text(sol) -> str:
                      f"tell settings apart (standard errors of fewer than {FEW_DEALS} deals "
                      f"mean little: use more samples)")
     if sol.alternatives:
-        # Each on the deals that chose the best, where the best's mean is its in-sample
-        # one (not the held-out EV above): the rivals' means are on that footing.
-        lines.append(f"next best, closest first, on the same {_deals(sol.samples)} as the best "
-                     f"(where it averaged {sol.ev_in_sample:+.3f}):")
-        lines.append("  EV on those deals, and difference from the best (deal by deal) "
+        # Each rival's mean is on the deals that chose the best, where the best's own is
+        # its in-sample mean, not the held-out EV above: the best is listed first on that
+        # footing, so that no rival's mean is read beside the held-out EV (a rival could
+        # look the better at a glance), and none is called an EV.
+        held_out = (f" (its EV above is on {sol.holdout} new one{'s' if sol.holdout > 1 else ''})"
+                    if sol.holdout else "")
+        lines.append(f"next best, closest first, on the same {_deals(sol.samples)} as the "
+                     f"best{held_out}:")
+        lines.append("  mean on those deals; difference from the best (deal by deal) "
                      "± standard error")
         texts = [arrangement_text((a.front, a.middle, a.back), a.categories)
                  for a in sol.alternatives]
-        w = max(len(t) for t in texts)
-        for i, (a, text) in enumerate(zip(sol.alternatives, texts), 1):
-            lines.append(f"  {i}. {text:{w}s}   EV {a.ev:+.3f}   {a.diff:+.3f} "
+        best = arrangement_text((sol.front, sol.middle, sol.back), sol.categories)
+        w = max(len(t) for t in texts + [best])
+        marks = ["best"] + [f"{i}." for i in range(1, len(texts) + 1)]
+        m = max(map(len, marks))
+        lines.append(f"  {marks[0]:{m}s} {best:{w}s}   mean {sol.ev_in_sample:+.3f}")
+        for mark, a, text in zip(marks[1:], sol.alternatives, texts):
+            lines.append(f"  {mark:{m}s} {text:{w}s}   mean {a.ev:+.3f}   {a.diff:+.3f} "
                          f"{_pm(a.diff_stderr)}" + ("   tied" if a.tied else ""))
         if tied:
             lines.append(f"  tied: {tied_text} within 2 standard errors of the best "

@@ -220,7 +220,8 @@ def chunk(rs: RuleSet, n_seats: int, tables, c: int) -> Chunk:
                 _mark_used(folder)
             got = None if path is None else _read(path)
             if got is None:
-                _tell(rs, n_seats, folder)
+                if folder is None or not any(folder.glob("chunk-*.npz")):
+                    _tell(rs, n_seats, folder)
                 with doing("setting the pool's hands"):
                     got = _set_chunk(rs, n_seats, tables, c)
                 if path is not None:
@@ -264,7 +265,10 @@ _told: "set[tuple[str, int]]" = set()
 
 def _tell(rs: RuleSet, n_seats: int, where: Optional[Path]) -> None:
     """Say on stderr, once a process and pool, that the pool's hands are being set (a
-    first solve's seconds that are not compiling; never with ``SOLVER_QUIET=1``)."""
+    first solve's seconds that are not compiling; never with ``SOLVER_QUIET=1``).  Only
+    for a pool's first chunk on the machine (its folder holds none yet; memory only:
+    each process's first): later chunks, which another seed or a session's hands read,
+    are set without a word (0.1-0.2 s each), since the notice says "once per machine"."""
     if (rs.digest, n_seats) in _told or not notices_enabled():
         return
     _told.add((rs.digest, n_seats))

@@ -107,45 +107,47 @@ def _row_patterns():
     for row in ROWS:
         out[f"{row}_too_strong"] = (
             f"{row.title()} too strong",
-            f"neither you nor the best declare, and your {row.title()} is a stronger row "
-            f"(a higher value on the rule set's one scale of rows) than the best "
-            f"setting's {row.title()}")
+            f"your {row.title()} is a stronger hand than the best setting's {row.title()}")
         out[f"{row}_too_weak"] = (
             f"{row.title()} too weak",
-            f"neither you nor the best declare, and your {row.title()} is a weaker row "
-            f"than the best setting's {row.title()}")
+            f"your {row.title()} is a weaker hand than the best setting's {row.title()}")
     return out
 
 
-#: Each pattern a hand's setting can show, by name: (its label, its definition).  A hand
-#: may show several (a Front too strong often comes with a Middle too weak); each
-#: pattern's cost is the total loss of the hands that show it, so the costs of different
-#: patterns overlap and do not add up to the session's loss.
+#: Each pattern a hand's setting can show, by name: (its label, its definition), in a
+#: player's words (:func:`_patterns` says each exactly).  A hand may show several (a
+#: Front too strong often comes with a Middle too weak); each pattern's cost is the total
+#: loss of the hands that show it, so the costs of different patterns overlap and do not
+#: add up to the session's loss.  All but the first three are looked for only where
+#: neither you nor the best declare an automatic win (:data:`PATTERNS_NOTE`).
 PATTERNS: dict[str, tuple[str, str]] = {
-    "foul": ("a foul", "your rows break Front < Middle <= Back"),
+    "foul": ("a foul", "your rows are out of order: the Front beats the Middle, or the "
+                       "Middle beats the Back"),
     "not_declared": ("automatic win not declared",
-                     "the hand holds an automatic win, declaring it is the best choice, and "
-                     "you set rows instead"),
+                     "you set the rows where declaring the hand's automatic win was the best "
+                     "choice"),
     "declared_wrongly": ("declared, better played",
-                         "you declared the hand's automatic win, and playing the best "
-                         "setting is worth more"),
+                         "you declared the automatic win where playing the best setting "
+                         "was worth more"),
     **_row_patterns(),
     "pair_split": ("a pair split",
-                   "neither you nor the best declare, the best setting holds k >= 2 cards "
-                   "of one rank in one row (a pair, trips or quads; jokers aside), and no "
-                   "row of yours holds k cards of that rank: you spread them over rows or "
-                   "discarded one"),
+                   "the best setting keeps a pair, trips or quads together in one row, and "
+                   "you split them over rows or discarded one (jokers do not count)"),
     "flush_broken": ("a flush broken",
-                     "neither you nor the best declare, and the best setting has more rows "
-                     "of category flush, paired flush or straight flush than yours"),
+                     "the best setting makes more flushes than yours (a paired flush or a "
+                     "straight flush counts as one)"),
     "straight_broken": ("a straight broken",
-                        "neither you nor the best declare, and the best setting has more "
-                        "rows of category straight or straight flush than yours"),
+                        "the best setting makes more straights than yours (a straight "
+                        "flush counts as one)"),
     "discards_differ": ("other discards",
-                        "in a rule set that deals more than 13 cards (16 or 17), neither "
-                        "you nor the best declare, and the cards you discard are not the "
-                        "best setting's"),
+                        "you discarded other cards than the best setting does (where 16 or "
+                        "17 cards are dealt)"),
 }
+
+#: Said once beside the patterns, not in each definition.
+PATTERNS_NOTE = ("Apart from a foul and the two about automatic wins, a pattern is looked "
+                 "for only in hands where neither you nor the best setting declare an "
+                 "automatic win.")
 
 
 def _patterns(r: Review, rules, cut) -> tuple[str, ...]:
@@ -400,7 +402,7 @@ class SessionReport:
     def to_html(self, costliest: int = COSTLIEST) -> str:
         """The report as one HTML page needing nothing else (styles inline, cards drawn
         in text and CSS, no script, no outside file): it opens offline."""
-        return report_html(self, costliest, PATTERNS)
+        return report_html(self, costliest, PATTERNS, PATTERNS_NOTE)
 
 
 def _plain(x):

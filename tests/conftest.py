@@ -8,7 +8,11 @@ sys.path.insert(0, os.path.dirname(__file__))   # tests/naive.py, the slow refer
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "slow: exhaustive checks, deselected with -m 'not slow'")
+    # The quick subset (README.md, "Set-up: two commands"): -m "not slow" leaves out the
+    # tests that take many seconds each (matches, exhaustive checks, processes stopped
+    # by Ctrl+C, the docs site's build, a model's training in the browser).
+    config.addinivalue_line("markers", "slow: a test of many seconds, deselected with "
+                                       "-m 'not slow' (the quick subset)")
 
 
 @pytest.fixture

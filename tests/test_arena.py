@@ -9,6 +9,7 @@ from solver import arena
 from solver.arena import deal_hands, exploitability, match, setter
 
 
+@pytest.mark.slow
 def test_a_setter_against_itself_scores_zero_on_every_deal():
     for rules, players, layout in [("classic", 2, None), ("pagat", 3, None),
                                    ("classic", 4, "two-v-two"), ("joker", 4, None)]:
@@ -24,6 +25,7 @@ def test_heads_up_results_are_antisymmetric_and_reproducible():
     assert match("model", "sbf", "classic", players=2, deals=8, seed=6).values != ab.values
 
 
+@pytest.mark.slow
 def test_deal_results_match_an_independent_referee():
     """Each deal's value, recomputed with the slow reference settlement."""
     for rules, players, layout in [("classic", 2, "heads-up"), ("bonus", 4, "one-v-rest"),
@@ -47,6 +49,7 @@ def test_deal_results_match_an_independent_referee():
             assert got == pytest.approx(total / plays)
 
 
+@pytest.mark.slow
 def test_parallel_match_equals_serial():
     serial = match("model", "field", "classic", players=2, deals=12, seed=2)
     parallel = match("model", "field", "classic", players=2, deals=12, seed=2, workers=2)
@@ -127,12 +130,14 @@ def test_setter_specs():
         match("model", "sbf", "joker", players=2, deals=1)
 
 
+@pytest.mark.slow
 def test_exploitability_is_a_match_of_the_best_response_against_the_policy():
     result = exploitability("sbf", "classic", 2, deals=4, samples=60, seed=1)
     assert result.a.startswith("best response") and result.b == "model:sbf"
     assert result.deals == 4 and result.mean > 0       # strongest-back-first is easy prey
 
 
+@pytest.mark.slow
 def test_exploitability_seats_two_where_the_rule_set_can():
     assert exploitability("sbf", "pagat", deals=1, samples=30).players == 2
     assert exploitability("sbf", "joker", deals=1, samples=30).players == 4

@@ -68,6 +68,16 @@ def test_table_gives_units_per_hand_and_throughput():
     assert report.row(_bench("test_model", 0.1, us_per_hand=25.0))[2] == "25.00 µs"
 
 
+def test_the_figure_column_only_where_a_benchmark_has_a_figure():
+    # A -m quick run has no untimed benchmark: no column empty in every row.
+    timed = [b for b in BASELINE if not b["extra_info"].get("untimed")]
+    lines = report.table(timed)
+    assert lines[0] == "| benchmark | median | per hand | throughput |"
+    assert "| test_rows | 10.00 ms |  | 200.0 M rows/s |" in lines
+    assert all(line.count("|") == 5 for line in lines)
+    assert report.table(BASELINE)[0].endswith("| figure |")
+
+
 def test_command_line_compares_two_files(tmp_path, capsys):
     old, new = _run(tmp_path, "old.json", BASELINE), _run(tmp_path, "new.json", NEW)
     report.main([old, new])
@@ -115,6 +125,11 @@ def test_every_results_file_is_cited_and_every_cited_file_exists():
     missing = {n for n in _cited_names(readers[0]) - {"new.json", "run.json"}
                if not any(fnmatch.fnmatch(s, n) for s in saved)}
     assert not missing, f"the report cites results files that are not saved: {missing}"
+    # And the report names each by its full name, beside the figures it holds: a
+    # pattern ("settings-6935e82-*.json") says that some file backs a table, not which.
+    report = _cited_names(readers[0])
+    unnamed = sorted(n for n in saved if n not in report)
+    assert not unnamed, f"results files the report does not name in full: {unnamed}"
 
 
 def test_the_report_is_current_not_a_diary():
@@ -152,3 +167,18 @@ def test_sections_cited_by_name_exist():
             cited += 1
             assert anchor in anchors, (path.name, anchor)
     assert cited >= 5
+
+
+def test_the_reports_count_of_the_quick_benchmarks_is_the_suites():
+    # "13 of them": what -m quick collects (the peers' packages, the bench extra, needed).
+    for peer in ("treys", "eval7", "phevaluator", "pytest_benchmark"):
+        pytest.importorskip(peer, reason="the bench extra is not installed")
+    import subprocess
+    import sys
+    said = re.search(r"-m quick +# (\d+) of them", REPORT.read_text(encoding="utf-8"))
+    run = subprocess.run([sys.executable, "-m", "pytest", "benchmarks", "-m", "quick",
+                          "--collect-only", "-q", "-p", "no:cacheprovider"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    collected = re.search(r"(\d+)/\d+ tests collected", run.stdout)
+    assert said and collected, run.stdout[-500:]
+    assert said.group(1) == collected.group(1)

@@ -125,6 +125,7 @@ def test_an_unwritable_cache_is_skipped(tmp_path):
     assert _cache.load_arrays(blocked / "below" / "x.npz", ("a",), lambda a: True) is None
 
 
+@pytest.mark.slow
 def test_a_read_only_install_with_an_unwritable_home_imports_and_solves(tmp_path):
     """Nothing can be written: the package's folders (each ``__pycache__`` is a file, so
     no one, root included, can make the folder) and the home (below a file, so no

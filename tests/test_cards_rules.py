@@ -39,6 +39,16 @@ def test_compact_words_that_do_not_split_into_cards_name_the_bad_card(text, mess
         parse_codes(text, "classic")
 
 
+@pytest.mark.parametrize("text, bad", [
+    ("hello there 1s", "'hello'"),               # not 'er' of "there", read before it
+    ("there hello", "'er' in 'there'"),
+    ("As Kd Zz AsKsQx", "'Zz'"),
+])
+def test_the_first_bad_word_is_the_one_named(text, bad):
+    with pytest.raises(ValueError, match=f"^unknown card {bad}"):
+        parse_codes(text, "classic")
+
+
 def test_bytes_are_read_as_utf8_text():
     assert solver.format_cards(b"As Kd") == "As Kd"
     assert solver.parse_cards("A\u2660 Kd".encode(), "pagat") == solver.parse_cards("As Kd", "pagat")

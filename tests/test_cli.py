@@ -11,6 +11,7 @@ import threading
 import time
 
 import pytest
+from pathlib import Path
 
 import solver
 from solver import __main__ as cli
@@ -91,6 +92,7 @@ def test_declaring_comes_first(capsys):
     assert "DECLARE the automatic win (dragon)" in out.splitlines()[1]
 
 
+@pytest.mark.slow
 def test_ties_are_said(capsys):
     # Two settings that score the same in every sample (the 2h and 6h kickers swapped).
     code, out, _ = run(capsys, "As Ad Kh Kd 9d 9c 8h 8c 6h 6s 4d 4c 2h", "--rules",
@@ -130,7 +132,7 @@ def test_batch(capsys, tmp_path, monkeypatch):
     code, out, _ = run(capsys, "--rules", "classic", "--batch", str(hands), "--samples", "20",
                        "--workers", "1")
     assert code == 0 and seen["progress"] is False          # stderr is not a terminal
-    assert "hand (line 2):" in out and "hand (line 4):" in out and "(2 hands," in out
+    assert "hand (line 2):" in out and "hand (line 4):" in out and "(2 hands solved," in out
     monkeypatch.setattr("sys.stderr", _Terminal())
     monkeypatch.delenv("SOLVER_QUIET", raising=False)        # (the tests' conftest sets it)
     assert cli.main(["--rules", "classic", "--batch", str(hands), "--samples", "20",
@@ -161,6 +163,18 @@ def test_batch_from_standard_input(capsys, monkeypatch):
     assert code == 0 and err == ""
     want = [solver.solve(h, "classic", samples=20) for h in (HAND, DRAGON)]
     assert [solver.Solution.from_dict(d) for d in json.loads(out)] == want
+
+
+@pytest.mark.parametrize("command", [[], ["review"]], ids=["solve", "review"])
+@pytest.mark.parametrize("workers", ["0", "-2", "x"])
+def test_bad_workers_are_told_in_the_command_lines_words(capsys, command, workers):
+    # Before any work (no compile notice first), and not in the library's words: there
+    # is no None to give at a command line.
+    code, out, err = run(capsys, *command, "--batch", "-", "--workers", workers)
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert (f"--workers: a number of processes, at least 1, not '{workers}' (leave "
+            f"--workers out for one per core)") in err
+    assert "None" not in err
 
 
 def test_workers_without_a_batch_is_an_error(capsys):
@@ -292,20 +306,28 @@ def test_every_bad_batch_line_is_named_and_the_others_solved(capsys, tmp_path):
                          "--workers", "1", "--json")
     assert code == 0
     lines = err.splitlines()
-    assert lines[0] == (f"python3 -m solver: error: {hands} line 2: the classic rule set "
+    # Skipped lines, not errors: the run goes on and exits 0.
+    assert lines[0] == (f"python3 -m solver: skipped {hands} line 2: the classic rule set "
                         f"deals 13 cards, not 2")
-    assert lines[1].startswith(f"python3 -m solver: error: {hands} line 4: unknown card 'Zz'")
-    assert lines[2:] == ["python3 -m solver: 2 bad lines skipped; solving the other 2"]
+    assert lines[1].startswith(f"python3 -m solver: skipped {hands} line 4: unknown card 'Zz'")
+    assert lines[2:] == ["python3 -m solver: 2 lines skipped; solving the other 2 hands"]
+    assert not any("error" in line for line in lines)
     assert [(d["line"], d["hand"]) for d in json.loads(out)] == [
         (2 * i + 1, solver.solve(h, "classic", samples=20).hand)
         for i, h in enumerate((HAND, DRAGON))]
+    # In text, the summary keeps the count.
+    code, out, _ = run(capsys, "--rules", "classic", "--batch", str(hands), "--samples", "20",
+                       "--workers", "1")
+    assert code == 0
+    assert re.fullmatch(r"\(2 hands solved, 2 lines skipped, \d+\.\d\d s\)",
+                        out.splitlines()[-1])
     # Nothing to solve: an error, with the count.
     hands.write_text(f"# a cut card where the rule set has none\n{HAND} cut 4c\n")
     code, out, err = run(capsys, "--rules", "classic", "--batch", str(hands))
     assert (code, out) == (2, "")
-    assert err == (f"python3 -m solver: error: {hands} line 2: the classic rule set has no cut "
-                   f"card (--cut 4c)\n"
-                   f"python3 -m solver: error: {hands}: no hands to solve (1 bad line)\n")
+    assert err == (f"python3 -m solver: skipped {hands} line 2: the classic rule set has no "
+                   f"cut card (--cut 4c)\n"
+                   f"python3 -m solver: error: {hands}: no hands to solve (1 line skipped)\n")
 
 
 def test_many_bad_batch_lines_are_named_up_to_a_limit(capsys, tmp_path):
@@ -318,8 +340,8 @@ def test_many_bad_batch_lines_are_named_up_to_a_limit(capsys, tmp_path):
     assert [line.split(" line ")[1].split(":")[0] for line in lines[:cli.BAD_LINES_SHOWN]] \
         == [str(n) for n in range(1, cli.BAD_LINES_SHOWN + 1)]
     assert lines[cli.BAD_LINES_SHOWN:] == [
-        f"python3 -m solver: error: ... and {25 - cli.BAD_LINES_SHOWN} more bad lines",
-        "python3 -m solver: 25 bad lines skipped; solving the other 1"]
+        f"python3 -m solver: ... and {25 - cli.BAD_LINES_SHOWN} more skipped lines",
+        "python3 -m solver: 25 lines skipped; solving the other 1 hand"]
 
 
 def test_a_binary_batch_file_names_the_file_and_the_line(capsys, tmp_path):
@@ -329,15 +351,15 @@ def test_a_binary_batch_file_names_the_file_and_the_line(capsys, tmp_path):
                          "--workers", "1", "--json")
     assert code == 0 and len(json.loads(out)) == 1
     lines = err.splitlines()
-    assert lines[0].startswith(f"python3 -m solver: error: {hands} line 2: not text: byte 0x80 ")
-    assert lines[1] == (f"python3 -m solver: error: {hands} line 3: not text: the control "
+    assert lines[0].startswith(f"python3 -m solver: skipped {hands} line 2: not text: byte 0x80 ")
+    assert lines[1] == (f"python3 -m solver: skipped {hands} line 3: not text: the control "
                         f"character 0x00 at column 1 (is it a binary file?)")
     hands.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
     code, out, err = run(capsys, "--rules", "classic", "--batch", str(hands))
     assert (code, out) == (2, "") and "Traceback" not in err
-    assert err.splitlines()[0].startswith(f"python3 -m solver: error: {hands} line 1: not text")
+    assert err.splitlines()[0].startswith(f"python3 -m solver: skipped {hands} line 1: not text")
     assert err.splitlines()[-1] == (f"python3 -m solver: error: {hands}: no hands to solve "
-                                    f"(3 bad lines)")
+                                    f"(3 lines skipped)")
 
 
 def test_a_solve_error_names_its_batch_line(capsys, monkeypatch):
@@ -482,13 +504,18 @@ def test_in_ranges_bounds_each_range_and_stops_at_an_interrupt():
     assert len(calls) < 40
 
 
-def test_a_closed_pipe_ends_quietly():
-    """``python3 -m solver ... | head -1``: the reader goes, and the command ends quietly."""
-    process = subprocess.Popen([sys.executable, "-m", "solver", "eval", "As Ks Qs", "--json"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+@pytest.mark.parametrize("json_option", [[], ["--json"]], ids=["text", "json"])
+def test_a_closed_pipe_ends_quietly_with_the_same_exit_code_as_a_full_read(json_option):
+    """``python3 -m solver ... | head -1``: the reader goes, and the command ends quietly,
+    with exit code 0 in text and in --json alike.  Whether ``head`` goes before the last
+    write or after it is a race, so the exit code must be the one of a reader that read
+    it all: here the reader goes before the command writes anything."""
+    argv = [sys.executable, "-m", "solver", "eval", "As Ks Qs", *json_option]
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     process.stdout.close()                      # before the command writes anything
     err = process.stderr.read()
-    assert process.wait(timeout=60) == 1 and err == ""
+    assert process.wait(timeout=60) == 0 and err == ""
+    assert subprocess.run(argv, capture_output=True).returncode == 0     # read in full
 
 
 # --- Ctrl+C ------------------------------------------------------------------------------------
@@ -552,6 +579,7 @@ def test_ctrl_c_stops_a_review_of_many_deals():
     assert (code, err) == (130, "interrupted\n") and took < INTERRUPT_BOUND
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_batch_and_its_worker_processes(tmp_path):
     rng = __import__("numpy").random.default_rng(3)
     deck = solver.cards.deck_codes("joker")
@@ -561,3 +589,67 @@ def test_ctrl_c_stops_a_batch_and_its_worker_processes(tmp_path):
     code, err, took = interrupted(["--batch", str(hands), "--workers", "2", "--samples",
                                    "3000", "--quiet"], after=8)
     assert (code, err) == (130, "interrupted\n") and took < INTERRUPT_BOUND
+
+
+# --- the guide's table of commands is the parser's ------------------------------------
+GUIDE_PAGE = Path(__file__).resolve().parent.parent / "docs" / "guide" / "command-line.md"
+
+
+def _guide_commands() -> dict:
+    """The guide's command table: {command: {option: default given, or None}}."""
+    return {name: options for name, (_, options) in _guide_table().items()}
+
+
+def _guide_table() -> dict:
+    """The guide's command table: {command: (the words its command column gives after
+    the command's name, up to its first option; {option: default given, or None})}."""
+    text = GUIDE_PAGE.read_text(encoding="utf-8")
+    start = text.index("| command | what it does | options |")
+    rows = {}
+    for line in text[start:].splitlines()[2:]:
+        if not line.startswith("| "):
+            break
+        command, _, options = line.strip("| ").rsplit(" | ", 2)
+        name = re.match(r"`(\w+)", command).group(1)
+        words = [w for span in re.findall(rf"`{name}\b([^`]*)`", command)
+                 for w in span.split(" --")[0].replace("[", " ").replace("]", " ").split()
+                 if w != "..."]
+        rows[name] = (words, dict(re.findall(r"`(--[\w-]+)`(?: \(([^)]*)\))?", options)))
+    return rows
+
+
+def _shown(default) -> str:
+    return str(int(default)) if isinstance(default, float) and default.is_integer() \
+        else str(default)
+
+
+def test_the_guides_command_table_is_the_parsers():
+    # Every command, and exactly the options each takes (not "every command takes
+    # --rules and --json"), each default the parser has given as the parser has it.
+    parser = cli._parser()
+    guide = _guide_commands()
+    commands = _cli.subparsers(parser)
+    assert sorted(guide) == sorted(commands), "a command is missing from the guide's table"
+    for name, sub in commands.items():
+        actions = {a.option_strings[-1]: a for a in sub._actions
+                   if a.option_strings and a.option_strings[-1] != "--help"}
+        assert sorted(guide[name]) == sorted(actions), name
+        for option, action in actions.items():
+            shown = guide[name][option]
+            if action.default is None or action.default is False:
+                assert not shown, f"{name} {option}: the guide gives a default, {shown}"
+            else:
+                assert shown == _shown(action.default), f"{name} {option}: {shown}"
+
+
+def test_the_guides_command_column_gives_each_commands_arguments():
+    # "train RULES", "rules list", "rules show NAME", "help [COMMAND]": each argument the
+    # parser takes by position (by its name, or each of its choices), and no other.
+    guide = _guide_table()
+    for name, sub in _cli.subparsers(cli._parser()).items():
+        want = set()
+        for action in sub._actions:
+            if not action.option_strings:
+                want |= set(action.choices or [(action.metavar or action.dest).upper()
+                                                .split("|")[0]])
+        assert set(guide[name][0]) == want, name

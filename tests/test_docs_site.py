@@ -16,6 +16,7 @@ import solver.georgian
 
 pytest.importorskip("sphinx", reason="the docs extra (sphinx) is not installed")
 pytest.importorskip("myst_parser", reason="the docs extra (myst-parser) is not installed")
+pytestmark = pytest.mark.slow           # (building the site takes 10-20 s)
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -36,7 +37,8 @@ def anchors(page):
 
 
 def test_the_site_builds_without_a_warning(site):
-    for page in ("index", "rules", "georgian", "architecture", "api", "benchmarks"):
+    for page in ("index", "rules", "georgian", "architecture", "api", "benchmarks",
+                 *(f"api/{topic}" for topic in API_PAGES)):
         assert (site / f"{page}.html").is_file(), page
 
 
@@ -54,23 +56,63 @@ def test_the_user_guide_is_on_the_site_with_the_readmes_own_text(site):
     assert (site / "_images" / "study-page-phone.png").is_file()   # an <img> tag's image
 
 
-def test_the_api_page_documents_every_public_name(site):
-    found = anchors(site / "api.html")
-    missing = [f"solver.{name}" for name in solver.__all__ if f"solver.{name}" not in found]
-    missing += [f"solver.georgian.{name}" for name in solver.georgian.__all__
-                if f"solver.georgian.{name}" not in found]
-    assert not missing, missing
+PUBLIC = ([f"solver.{name}" for name in solver.__all__]
+          + [f"solver.georgian.{name}" for name in solver.georgian.__all__])
+API_PAGES = ("solving", "reviewing", "sessions", "rule-sets", "models", "georgian")
+
+
+def test_the_api_reference_is_a_page_a_topic_and_an_index_of_every_public_name(site):
+    # One page a topic (it was one page, 53,000 px tall, starting with Alternative), each
+    # public name documented on exactly one of them, and the index page links them all.
+    where = {}
+    for topic in API_PAGES:
+        for name in anchors(site / "api" / f"{topic}.html") & set(PUBLIC):
+            where.setdefault(name, []).append(topic)
+    missing = [name for name in PUBLIC if name not in where]
+    assert not missing, f"public names on no page of the API reference: {missing}"
+    twice = {name: pages for name, pages in where.items() if len(pages) > 1}
+    assert not twice, twice
+    index = (site / "api.html").read_text(encoding="utf-8")
+    linked = set(re.findall(r'href="api/[\w-]+\.html#([\w.]+)"', index))
+    assert not [name for name in PUBLIC if name not in linked and name.count(".") == 1], \
+        "the index does not link every name of solver"
+    solving = (site / "api" / "solving.html").read_text(encoding="utf-8")
+    assert solving.index('id="solver.solve"') < solving.index('id="solver.Solution"')
 
 
 def test_the_docstrings_parameters_become_fields(site):
     # conf.py turns the docstrings' "Parameters" sections ("name: what it is") into
     # field lists; read as numpy-style sections, "cards" would show its text as a type.
-    page = (site / "api.html").read_text(encoding="utf-8")
-    solve = page[page.index('id="solver.solve"'):page.index('id="solver.solve_many"')]
+    page = (site / "api" / "solving.html").read_text(encoding="utf-8")
+    solve = page[page.index('id="solver.solve"'):page.index('id="solver.Solution"')]
     assert "Parameters" in solve
     for name in ("cards", "rules", "samples", "holdout"):
         assert f"<strong>{name}</strong>" in solve, name
     assert "<strong>How the answer" not in solve    # the prose after the section stays prose
+    # Each parameter once: no type-only entry beside the one its docstring describes
+    # ("precision" and "effort" are described together, under one heading).
+    assert solve.count("<strong>precision</strong>") == 0
+    assert solve.count("<strong>samples</strong>") == 1
+
+
+def test_the_docstrings_doc_paths_are_links_that_resolve(site):
+    # "docs/rules.md#scoring" in a docstring is a link to that page and section.
+    found = 0
+    for topic in API_PAGES:
+        page = (site / "api" / f"{topic}.html").read_text(encoding="utf-8")
+        for href, text in re.findall(r'<a class="reference external" href="([^"]+)">'
+                                     r'(docs/[^<]+)</a>', page):
+            found += 1
+            path, _, anchor = href.partition("#")
+            target = (site / "api" / path).resolve()
+            assert target.is_file(), (topic, href)
+            assert text == f"docs/{Path(path).with_suffix('.md').as_posix().lstrip('./')}" + \
+                (f"#{anchor}" if anchor else ""), (text, href)
+            if anchor:
+                assert anchor in anchors(target), (topic, href)
+        assert not re.search(r"[^/\w]docs/[\w/-]+\.md", re.sub(r"<a [^>]*>docs/[^<]+</a>", "",
+                                                               page)), topic
+    assert found >= 10
 
 
 def test_the_rules_pages_own_anchors_resolve(site):

@@ -146,6 +146,7 @@ def test_a_hand_worked_five_seat_deal(five):
                                              [False, True, False, False, False])
 
 
+@pytest.mark.slow
 def test_a_five_seat_file_is_solved_against_four_sampled_opponents(five):
     """The solve's in-sample EV is the settlement of its setting against the deals
     sample_opponents gives (four opponents each, cards of the 65-card deck), settled

@@ -23,6 +23,7 @@ def _rescored(hand, rules, rows, players, deals, seed):
     ("classic", 2, "Td 8d Jc 7c 9s Qs 5h 5s 2h 4s Tc 4d 2c"),
     ("pagat", 4, "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d"),
 ])
+@pytest.mark.slow
 def test_the_reported_ev_is_unbiased_against_a_large_independent_rescoring(rules, players,
                                                                              hand):
     """Over many seeds, the default solve's EV (held out) averages to the true EV of the

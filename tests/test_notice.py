@@ -313,6 +313,7 @@ def _processes_naming(folder: Path) -> bool:
 
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists() or (os.cpu_count() or 1) < 2,
                     reason="needs a second core and Linux's /proc")
+@pytest.mark.slow
 def test_a_first_run_runs_as_python_what_the_other_process_compiles_later(tmp_path):
     """A first ``python -m solver`` on a fresh copy of the package (no cache): the other
     process compiles the scoring, says so, and goes on compiling the search, the

@@ -297,3 +297,30 @@ def test_the_cache_on_disk(tmp_path, monkeypatch):
     # Another version of the package or its model keeps its pools apart.
     monkeypatch.setenv(_cache.CACHE_ENV, str(tmp_path))
     assert pool._version_digest() in pool.pool_dir(rs, 2).name
+
+
+def test_the_notice_of_setting_a_pool_comes_only_the_first_time_on_a_machine(
+        tmp_path, monkeypatch, capsys):
+    # "setting opponent hands ... once per machine": a later process that sets another
+    # chunk of the same pool (another seed's, a session's hands) says nothing.
+    monkeypatch.setenv(_cache.CACHE_ENV, str(tmp_path))
+    monkeypatch.delenv("SOLVER_QUIET", raising=False)
+    for name, empty in (("_chunks", {}), ("_used", set()), ("_told", set())):
+        monkeypatch.setattr(pool, name, empty)
+    rs = solver.rule_set("pagat")
+    tables = solver.rows.tables_for(rs, None)
+    pool.chunk(rs, 2, tables, 5)
+    assert "setting opponent hands for the pagat pool of 2 seats" in capsys.readouterr().err
+    for name, empty in (("_chunks", {}), ("_told", set())):       # as a new process
+        monkeypatch.setattr(pool, name, empty)
+    pool.chunk(rs, 2, tables, 6)                                  # set now, silently
+    pool.chunk(rs, 2, tables, 5)                                  # read from disk
+    assert (pool.pool_dir(rs, 2) / "chunk-006.npz").exists()
+    assert capsys.readouterr().err == ""
+    # Memory only: each process sets its own, and says so once.
+    monkeypatch.setenv(_cache.CACHE_ENV, "")
+    for name, empty in (("_chunks", {}), ("_told", set())):
+        monkeypatch.setattr(pool, name, empty)
+    pool.chunk(rs, 2, tables, 5)
+    pool.chunk(rs, 2, tables, 6)
+    assert capsys.readouterr().err.count("setting opponent hands") == 1

@@ -247,3 +247,94 @@ def test_the_files_the_readmes_commands_name_exist():
     assert any(path.startswith("benchmarks/results/") for path in named)
     missing = sorted(path for path in named if not (ROOT / path).is_file())
     assert not missing, missing
+
+
+# --- the headline figures are the benchmark report's ------------------------------------
+REPORT_PATH = ROOT / "benchmarks" / "README.md"
+NUMBER = re.compile(r"[+\-−]?\d[\d,]*(?:\.\d+)?")
+DATE = re.compile(r"\b20\d\d-\d\d-\d\d\b")
+
+
+def _numbers(text: str) -> set:
+    """The numbers of a text as written (sign aside, '−' as '-', no thousands commas)."""
+    return {n.replace("−", "-").replace(",", "").lstrip("+")
+            for n in NUMBER.findall(DATE.sub(" ", text))}
+
+
+def _section(text: str, anchor: str) -> str:
+    """A Markdown section, from its heading to the next heading of its level or above."""
+    from test_rules_doc import github_anchor
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        m = re.match(r"(#{1,6}) +(.*?) *$", line)
+        if m and github_anchor(m.group(2)) == anchor:
+            level = len(m.group(1))
+            end = next((j for j in range(i + 1, len(lines))
+                        if re.match(rf"#{{1,{level}}} ", lines[j])), len(lines))
+            return "\n".join(lines[i:end])
+    raise AssertionError(f"benchmarks/README.md has no section #{anchor}")
+
+
+def _headline_rows():
+    start = README.index("## Headline figures")
+    table = README[start:README.index("\n## ", start + 1)]
+    table = table[:table.index("\n###")] if "\n###" in table else table
+    rows = [row.split(" | ") for row in table.splitlines()
+            if row.startswith("| ") and not row.startswith(("| what", "|---"))]
+    return [(what.lstrip("| "), figure.rstrip(" |")) for what, figure in rows]
+
+
+def test_every_headline_figure_is_the_benchmark_reports():
+    # One source for each figure: the README's row names the report's section, and every
+    # number and date it gives is there (a figure re-measured in the report and not
+    # here, or rounded differently, fails).
+    report = REPORT_PATH.read_text(encoding="utf-8")
+    rows = _headline_rows()
+    assert len(rows) >= 6
+    checked = 0
+    for what, figure in rows:
+        link = re.search(r"\]\(benchmarks/README\.md#([\w-]+)\)", what)
+        if link is None:
+            assert "benchmarks/README.md" not in what + figure, what
+            continue
+        section = _section(report, link.group(1))
+        missing = sorted(_numbers(figure) - _numbers(section))
+        assert not missing, f"{what}: {missing} are not in the report's section"
+        dates = set(DATE.findall(what + figure))
+        assert dates and dates <= set(DATE.findall(section)), (what, dates)
+        checked += 1
+    assert checked >= 6
+
+
+def test_the_headline_check_catches_a_figure_the_report_does_not_give():
+    section = "## Solve\n\n| `classic` | 4 | **6.1 ms** | 88 + 22 |\n(2026-12-02, 40,000 deals)\n"
+    assert _numbers("6.1 ms at four seats, 40,000 deals") <= _numbers(section)
+    assert _numbers("5.7 ms at four seats") - _numbers(section) == {"5.7"}
+    assert _numbers("CI −0.005 to +0.056") == {"-0.005", "0.056"}
+
+
+# --- one count of rule sets: the registry's -----------------------------------------------
+COUNTED = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d+)"
+                     r"(?: more| other)?(?: shipped| built-in| house)? (?:rule sets|built-ins)\b",
+                     re.I)
+
+
+def test_the_readme_lists_every_shipped_rule_set():
+    # Derived from the registry: a rule set added to solver/data/rules/ needs its row.
+    from solver.rules import RULE_SET_NAMES, rule_set
+    start = README.index("## Rule sets")
+    section = README[start:README.index("\n## ", start + 1)]
+    shipped = {rule_set(name).name for name in RULE_SET_NAMES}
+    missing = sorted(name for name in shipped if f"`{name}`" not in section)
+    assert not missing, f"shipped rule sets the README's table does not name: {missing}"
+
+
+@pytest.mark.parametrize("path", [README_PATH, REPORT_PATH, *sorted((ROOT / "docs").glob("*.md")),
+                                  *GUIDE], ids=_name)
+def test_no_document_counts_the_rule_sets_in_words(path):
+    # "Four, and three house rule sets" beside "the six built-ins and three house rule
+    # sets": the count is the registry's (python3 -m solver rules list), and a number
+    # written into the prose goes stale when a rule set is added.
+    text = path.read_text(encoding="utf-8")
+    found = [m.group(0) for m in COUNTED.finditer(" ".join(text.split()))]
+    assert not found, f"{_name(path)} counts rule sets: {found}"

@@ -195,6 +195,7 @@ def test_fronts_and_middles_share_one_scale(rng):
 
 
 # --- an established evaluator over every standard five-card hand ---------------------
+@pytest.mark.slow
 def test_every_standard_hand_orders_as_phevaluator():
     phevaluator = pytest.importorskip("phevaluator")
     hands = np.array(list(itertools.combinations(range(52), 5)), np.uint8)

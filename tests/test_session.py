@@ -4,10 +4,12 @@ Every figure is checked against ``solver.review`` of the same hand with the seed
 report gives it, and the sums against the formulas of docs/sessions.md; bad lines are
 named and skipped; the report is the same whatever runs it (one process, two, a Dask
 cluster)."""
+import html
 import json
 import math
 import re
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +17,8 @@ import solver
 from solver import __main__ as cli
 from solver import session
 from solver.session import PATTERNS, hand_seed, review_many
+
+ROOT = Path(__file__).resolve().parent.parent
 
 N = 60                      # deals a hand: small, for speed (the statistics need >= 20)
 
@@ -206,6 +210,26 @@ def test_the_patterns(report):
     assert costs == sorted(costs, reverse=True)
 
 
+def test_the_patterns_are_defined_in_a_players_words_and_the_common_condition_said_once(
+        report):
+    # Not "holds k >= 2 cards of one rank ... jokers aside", nor "rows of category ...",
+    # and "neither you nor the best declare" once above the table, not in every row.
+    for label, definition in PATTERNS.values():
+        assert not re.search(r">=|<=|\bk\b|\bcategory\b|jokers aside|one scale", definition), \
+            (label, definition)
+        assert "declare" not in definition or label in ("automatic win not declared",
+                                                        "declared, better played"), label
+    page = report.to_html()
+    assert page.count("neither you nor the best") == 1 and session.PATTERNS_NOTE in page
+    # docs/sessions.md says the same, in the same words.
+    doc = " ".join((ROOT / "docs" / "sessions.md").read_text(encoding="utf-8").split())
+    for name, (label, definition) in PATTERNS.items():
+        if not name.startswith(("front", "middle", "back")):
+            assert f"| {label} | {definition[0].upper()}{definition[1:]}. |" in doc, label
+    assert session.PATTERNS_NOTE in doc
+    assert all(html.escape(PATTERNS[p.name][1]) in page for p in report.patterns)
+
+
 def test_the_card_patterns_from_rows():
     # Best: 9s 9c together; yours spreads them (a pair split), or keeps them elsewhere.
     best = ("As Kd Qh", "9s 9c 5d 3d 2d", "8c 7h 6h 5s 4c")
@@ -267,7 +291,7 @@ def test_cli_text_json_and_html(capsys, history, report, tmp_path):
     assert out == report.text() + "\n"
     assert "You found the best setting in" in out and "The costliest mistakes" in out
     # The bad lines in the file's words (the line's players=, not the option --players).
-    assert err.splitlines() == [f"python3 -m solver: error: {history} line {n}: {m}"
+    assert err.splitlines() == [f"python3 -m solver: skipped {history} line {n}: {m}"
                                 for n, m in BAD.items()] + [f"HTML report: {page}"]
     text = page.read_text(encoding="utf-8")
     assert text == report.to_html()
@@ -289,7 +313,7 @@ def test_cli_reads_standard_input(capsys, monkeypatch):
     code, out, err = run(capsys, "review", "--batch", "-", "--samples", str(N),
                          "--workers", "1", "--quiet")
     assert code == 0 and out.startswith("Session standard input: 2 hands graded")
-    assert err.startswith("python3 -m solver: error: standard input line 3: not JSON")
+    assert err.startswith("python3 -m solver: skipped standard input line 3: not JSON")
 
 
 def test_cli_errors(capsys, tmp_path):
@@ -297,9 +321,9 @@ def test_cli_errors(capsys, tmp_path):
     bad.write_text('{"cards": "As"}\n')
     code, out, err = run(capsys, "review", "--batch", str(bad), "--quiet")
     assert (code, out) == (2, "") and err.splitlines() == [
-        f"python3 -m solver: error: {bad} line 1: no 'setting': a hand gives its 'cards' "
+        f"python3 -m solver: skipped {bad} line 1: no 'setting': a hand gives its 'cards' "
         f"and your 'setting'",
-        f"python3 -m solver: error: {bad}: no hands to grade (1 bad line)"]
+        f"python3 -m solver: error: {bad}: no hands to grade (1 line skipped)"]
     for argv, message in (
             (("--batch", str(bad), CLASSIC), "with --batch FILE every line gives its own"),
             (("--batch", str(tmp_path / "none.jsonl")), "No such file"),
@@ -323,6 +347,7 @@ def test_the_progress_bar_counts_hands(monkeypatch):
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.slow
 def test_ctrl_c_stops_a_session(tmp_path, workers):
     """As a terminal's Ctrl+C does: SIGINT to the command's process group; the command
     ends with the line ``interrupted`` (exit code 130), its worker processes with it."""

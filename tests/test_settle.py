@@ -329,6 +329,7 @@ def test_eastern_breakdown_has_no_shots():
     assert "(shot)" in str(solver.settle([STRONG, P0], "classic:mandarin", detail=True))
 
 
+@pytest.mark.slow
 def test_three_flushes_for_every_split_of_thirteen_cards_into_suits():
     """Every way 13 cards can fall into the four suits (each count at most 13), against
     the slow reference: the suit counts decide three flushes.  (Each suit takes the

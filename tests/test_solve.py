@@ -879,10 +879,15 @@ def test_the_next_best_are_on_the_best_s_deals_closest_first():
     assert max(ev for rows, ev in means.items() if rows not in listed
                and rows != (sol.front, sol.middle, sol.back)) < sol.alternatives[0].ev
     text = str(sol)
-    assert ("next best, closest first, on the same 1600 deals as the best (where it "
-            f"averaged {sol.ev_in_sample:+.3f}):") in text
-    assert "EV on those deals, and difference from the best (deal by deal)" in text
+    assert "next best, closest first, on the same 1600 deals as the best" in text
+    assert "mean on those deals; difference from the best (deal by deal)" in text
     assert "deals it was scored on" not in text
+    # Every figure of the list is on one basis, those deals, the best's own first (its
+    # in-sample mean, not its held-out EV), and none of them is called an EV.
+    listed = text[text.index("next best"):].splitlines()[2:]
+    assert listed[0].startswith("  best ") and listed[0].endswith(f"mean {sol.ev_in_sample:+.3f}")
+    for line, a in zip(listed[1:], sol.alternatives):
+        assert f"mean {a.ev:+.3f}   {a.diff:+.3f}" in line and " EV " not in line
 
 
 def test_a_fouling_policy_is_played_and_scored_where_fouls_are_scored():

@@ -287,3 +287,64 @@ def test_a_phone_plays_a_match_deal_and_nothing_is_wider_than_the_screen(browser
     assert page.evaluate(WIDER_THAN_THE_SCREEN) == []
     assert page.problems == []
     page.close()
+
+
+# --- for players: their words, and lines that do not break badly, at both widths ----------
+DESKTOP = {"width": 1280, "height": 900}
+CLASSIC = "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d"          # its best Front: high card
+# The lines a text of each element takes (its text's boxes, by their tops).
+TEXT_LINES = """(selector) => [...document.querySelectorAll(selector)].map((e) => {
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+  })"""
+# Separators of an arrangement with no card beside them on their line.
+LONE_SEPARATORS = """(selector) => [...document.querySelectorAll(selector)].filter((item) =>
+    [...item.querySelectorAll(".sep")].some((sep) => {
+      const s = sep.getBoundingClientRect(), middle = (s.top + s.bottom) / 2;
+      return ![...item.querySelectorAll(".card")].some((c) => {
+        const r = c.getBoundingClientRect();
+        return r.top <= middle && middle <= r.bottom;
+      });
+    })).length"""
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
+def test_the_page_speaks_to_players_and_its_lines_break_between_words(browser, viewport):
+    page = _open(browser, "study", viewport)
+    # The rules in a player's words: the deal and the scoring, no path into the docs.
+    page.select_option("#rules", "classic")
+    scoring = solver.rule_set("classic").summary().split("; ", 1)[1]
+    assert page.inner_text("#rules-note").endswith(f"Scoring: {scoring}.")
+    page.select_option("#samples", "200")
+    page.fill("#hand-text", CLASSIC)
+    page.press("#hand-text", "Enter")
+    page.wait_for_selector("#result:not([hidden])", timeout=SLOW)
+    names = page.eval_on_selector_all("#best-rows .hand-name", "es => es.map((e) => e.textContent)")
+    assert "high card" in names
+    assert page.evaluate(TEXT_LINES, "#best-rows .hand-name") == [1, 1, 1]
+    text = page.evaluate("document.body.innerText")
+    assert "docs/" not in text and ".md" not in text, "a path into the docs, shown as text"
+    # Match opponents named for players.
+    page.click("#tab-match")
+    assert page.eval_on_selector_all("#m-opponents option", "os => os.map((o) => o.text)") \
+        == ["quick (instant)", "strong", "strongest (slow)"]
+    assert "quick_set" not in page.inner_text("#panel-match")
+    # A hand played in Practice: its line in the history breaks between rows, never
+    # leaving a "|" alone on a line.
+    page.click("#tab-practice")
+    page.click("#p-reset")
+    page.select_option("#p-rules", "pagat")
+    page.select_option("#p-players", "2")
+    page.click("#p-deal")
+    page.wait_for_selector("#p-table:not([hidden])", timeout=SLOW)
+    _set_by_clicking(page, "p-setter", solver.quick_set(_hand(page, "p-setter"), "pagat",
+                                                        players=2))
+    page.click("#p-grade")
+    page.wait_for_function("() => document.getElementById('p-n').textContent === '1'",
+                           timeout=SLOW)
+    assert page.locator("#p-history .sep").count() == 2
+    assert page.evaluate(LONE_SEPARATORS, "#p-history .history-item") == 0
+    assert page.evaluate(WIDER_THAN_THE_SCREEN) == []
+    assert page.problems == []
+    page.close()

@@ -31,8 +31,9 @@ def test_a_pasted_rules_file_is_played_under(page):  # noqa: F811
     page.click("#rules-file-use")
     page.wait_for_selector('#rules option[value="our table"]', state="attached")
     assert page.input_value("#rules") == "our table"
-    assert page.inner_text("#rules-note").startswith(
-        f"our table: {solver.rule_set('classic').summary()}. ")
+    note = page.inner_text("#rules-note")          # its name, its deal, its scoring
+    assert note.startswith("our table: 13 cards dealt; ")
+    assert note.endswith(f"Scoring: {solver.rule_set('classic').summary().split('; ')[1]}.")
 
     page.select_option("#samples", "200")
     page.fill("#seed", "0")

@@ -195,6 +195,7 @@ def test_a_solve_whose_client_has_gone_is_stopped():
 
 
 @needs_proc
+@pytest.mark.slow
 def test_a_solve_past_the_time_limit_is_stopped():
     with own_server("--max-samples", str(HEAVY_SAMPLES), "--timeout", "5") as (url, process):
         with httpx.Client(base_url=url, timeout=60) as http:

@@ -147,6 +147,33 @@ def test_the_progress_estimates_the_time_left(monkeypatch, tmp_path):
         wait_for(client, status, lambda s: s["state"] != "training")
 
 
+def test_the_time_left_does_not_grow_when_the_first_round_is_quicker():
+    # A training as the page saw one: the first of 13 rounds three times as quick as the
+    # others, and a pause to fit the model after each.  From the pace since the start the
+    # estimate grew (24 s to a minute); from the second round on, once it is over (its
+    # pause counted), it is right and falls.
+    from solver._progress import time_left
+    rounds, deals, step = 13, 20000, 1000
+    points, t = [], 7.0                         # (compiling first: not counted)
+    for r in range(rounds):
+        for done in range(r * deals + step, (r + 1) * deals + 1, step):
+            t += 0.04 if r == 0 else 0.12
+            points.append((t, done))
+        t += 0.5                                # fitting the model
+    end, total = points[-1][0], rounds * deals
+    shown = [(time_left(points[:k], total, deals), points[k - 1][0])
+             for k in range(1, len(points) + 1)]
+    estimates = [(left, now) for left, now in shown if left is not None]
+    assert len(estimates) > len(points) * 0.8
+    for (left, now), (later, _) in zip(estimates, estimates[1:]):
+        assert later <= left + 0.6                       # (a fitting pause: a little)
+    for left, now in estimates:
+        assert abs(left - (end - now)) < 0.1 * (end - now) + 1.0
+    (t0, d0) = points[0]                                 # the pace since the start:
+    naive = [(total - d) * (t - t0) / (d - d0) for t, d in points[1:60]]
+    assert max(naive) > 2 * naive[0]                     # what the page showed before
+
+
 def _lock_held(path: Path) -> bool:
     fd = os.open(path, os.O_RDWR)
     try:
@@ -194,6 +221,7 @@ def test_an_unknown_training(client):
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="Linux's /proc")
+@pytest.mark.slow
 def test_ctrl_c_stops_the_server_and_its_training(monkeypatch, tmp_path):
     """The real server (``python3 -m solver serve``): Ctrl+C while it trains stops it
     and the training, which exits by itself (not killed) and leaves nothing behind."""

@@ -38,6 +38,7 @@ def page(tmp_path_factory):
             yield tab
 
 
+@pytest.mark.slow
 def test_a_new_rules_file_shows_its_training_then_solves(page):
     page.click("#rules-file summary")
     page.fill("#rules-file-text", HOUSE)
@@ -54,7 +55,12 @@ def test_a_new_rules_file_shows_its_training_then_solves(page):
                            "training one by self-play, once. Deal ")
     assert f" of {(PRESET[0] + 1) * PRESET[1]:,}" in text
     assert page.get_attribute("#training-bar", "max") == str((PRESET[0] + 1) * PRESET[1])
+    assert page.is_visible("#training-cancel")            # (Stop the training)
     if os.environ.get("SOLVER_SCREENSHOT_TRAINING"):
+        # (Once the time left is estimated: from the third round on.)
+        page.wait_for_function("""() =>
+            document.getElementById("training-text").textContent.endsWith(" left.")""",
+            timeout=240_000)
         page.locator("#game").screenshot(path=os.environ["SOLVER_SCREENSHOT_TRAINING"])
     # The page stays usable meanwhile: a hand is taken, and Solve waits for the model.
     page.select_option("#samples", "200")
@@ -72,4 +78,18 @@ def test_a_new_rules_file_shows_its_training_then_solves(page):
              for row in ("front", "middle", "back")}
     assert shown == dict(front=sol.front, middle=sol.middle, back=sol.back)
     assert page.inner_text("#ev").startswith(f"EV {sol.ev:+.3f}")
+    # The news goes after a while (it stayed up for good), and a page that did not watch
+    # the training (a new tab, another browser) does not show it at all.
+    page.wait_for_selector("#training", state="hidden", timeout=30_000)
+    other = page.context.new_page()
+    other.goto(page.url)
+    other.wait_for_selector("#deck button.card")
+    other.click("#rules-file summary")
+    other.fill("#rules-file-text", HOUSE)
+    other.click("#rules-file-use")
+    other.wait_for_selector('#rules option[value="our house"]', state="attached")
+    other.select_option("#players", "2")
+    other.wait_for_timeout(1500)                      # (its look at the model: ready)
+    assert other.is_hidden("#training")
+    other.close()
     assert page.problems == []

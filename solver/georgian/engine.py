@@ -425,7 +425,8 @@ class DealState:
             others = [self.bids[p] for p in range(4) if p != seat]
             raise ValueError(
                 f"the dealer (seat {seat}) may not bid {bid}: with the other bids {others} "
-                f"the bids would add up to the {self.hand_size} tricks of the deal")
+                f"the bids would add up to the {self.hand_size} "
+                f"trick{'s' if self.hand_size != 1 else ''} of the deal")
         self.bids[seat] = bid
         self._vec[k.BID + seat] = bid
 

@@ -27,7 +27,7 @@ from .simulate import DealRecord, GameRecord
 HELP = """\
 Type, at your turn:
   a trump      s h d c, or none                 (9-card deals, seeing three cards)
-  a bid        a number of tricks, e.g. 2
+  a bid        a number of tricks, e.g. 2 (the prompt lists the legal bids)
   a card       e.g. As, Td, 10d, 7h
   a joker      on a follow: Jk high, Jk low; leading, name a suit: Jk high h, Jk low s
   hint         the advisor's choices, with expected deal scores +- standard errors
@@ -71,7 +71,7 @@ class TerminalPlayer:
         """Read a bid: a number (the engine checks its range and the dealer's rule)."""
         allowed = " ".join(str(b) for b in view.legal)
         while True:
-            text = self._ask(view, f"Your bid ({allowed})")
+            text = self._ask(view, f"Your bid (legal: {allowed})")
             if text.isdigit():
                 return int(text)
             self._say(f"  a bid is a number of tricks, 0 to {view.hand_size}: not {text!r}")

@@ -38,8 +38,9 @@ from typing import Optional
 from starlette.exceptions import HTTPException
 
 import solver
+from .. import _progress
 from .._checks import check_int
-from ..training import model_path, trained_model
+from ..training import PRESETS, model_path, trained_model
 from .errors import one_line
 from .workers import Worker
 
@@ -149,7 +150,7 @@ class Training:
         self.done, self.total = 0, None
         self.started = time.monotonic()
         self.seconds: Optional[float] = None          # the training's, once done
-        self.first_progress: Optional[tuple] = None   # (time, deals) of the first step
+        self.points: list[tuple[float, int]] = []     # (time, deals done) of each step
         self.compiling_since: Optional[float] = None
         self.message = ""
         self.worker: Optional[Worker] = None
@@ -157,24 +158,23 @@ class Training:
         self.cancelled = False
 
     def progress(self, done: int, total: int) -> None:
-        if self.first_progress is None:
-            self.first_progress = (time.monotonic(), done)
+        self.points.append((time.monotonic(), done))
         self.done, self.total = done, total
         self.compiling_since = None                   # (playing deals: compiled)
 
     def status(self) -> dict:
         """What ``/api/rules/train`` answers: the state (``ready``, ``training``,
         ``failed``, ``cancelled``), the deals ``done`` of ``total``, the ``seconds`` so
-        far (the training's own once done), an estimate of the seconds ``remaining``, and
-        whether the kernels are ``compiling``."""
+        far (the training's own once done), an estimate of the seconds ``remaining`` (from
+        the pace since the second round began: :func:`solver._progress.time_left`;
+        compiling and the quicker first round do not count), and whether the kernels are
+        ``compiling``."""
         now = time.monotonic()
-        # The estimate of the time left: the pace since the first deals (so that
-        # compiling the kernels does not count) times the deals left.
         remaining = None
-        if self.state == "training" and self.first_progress is not None:
-            t0, d0 = self.first_progress
-            if self.done > d0 and now > t0:
-                remaining = round((self.total - self.done) * (now - t0) / (self.done - d0), 1)
+        if self.state == "training" and self.total:
+            # (The worker trains with the default preset: its rounds, the first included.)
+            round_size = self.total // (PRESETS["default"].rounds + 1)
+            remaining = _progress.time_left(self.points, self.total, round_size)
         seconds = self.seconds if self.seconds is not None else round(now - self.started, 1)
         return dict(id=self.id, rules=self.rules.name, players=self.players, state=self.state,
                     done=self.done, total=self.total, seconds=seconds, remaining=remaining,

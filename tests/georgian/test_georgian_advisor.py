@@ -26,6 +26,7 @@ def at_play(hands, bids, dealer=3, **kw):
     return deal
 
 
+@pytest.mark.slow
 def test_advise_bid_scores_every_legal_bid_and_is_reproducible():
     advice = advise_bid("Jk Ah Kh 7c", "h", [1, 0], turned_card="9h", samples=60, rng=7)
     assert sorted(a.choice for a in advice) == [0, 1, 2, 3, 4]

@@ -57,11 +57,11 @@ def test_play_through_standard_input(monkeypatch, capsys):
                           "S2 baseline, S3 baseline, S0 baseline.")
     assert "== Deal 1 of 24 (pulka 1): 1 card each, dealer S0 baseline;" in out
     assert "  Your hand: Jk    trump:" in out
-    assert "Your bid (0 1)> help\nType, at your turn:" in out
+    assert "Your bid (legal: 0 1)> help\nType, at your turn:" in out
     # hint: the advisor's ranked bids with expected scores and standard errors
-    assert "Your bid (0 1)> hint\n  advisor's bids, best first (expected deal score ± standard error, 20 samples):\n" \
+    assert "Your bid (legal: 0 1)> hint\n  advisor's bids, best first (expected deal score ± standard error, 20 samples):\n" \
            "     1. 1  " in out
-    assert "Your bid (0 1)> 5\n  not allowed: bid 5 is out of range 0..1\nYour bid (0 1)> 1\n" in out
+    assert "Your bid (legal: 0 1)> 5\n  not allowed: bid 5 is out of range 0..1\nYour bid (legal: 0 1)> 1\n" in out
     # the lead: the engine's message for a joker lead without its suit, then the play
     assert "  Trick 1: you lead\n  You may play: Jk high|low SUIT\n" in out
     assert "Your play> Jk high\n  not allowed: a joker that leads must be played high or low and name a suit" in out
@@ -167,6 +167,7 @@ def test_advise_a_play_from_json_on_standard_input(monkeypatch, capsys):
     assert "2 cards played" in out.splitlines()[0]
 
 
+@pytest.mark.slow
 def test_advise_a_trump_choice(monkeypatch, capsys, tmp_path):
     path = tmp_path / "position.json"
     path.write_text(json.dumps({"hand": "As Ks Qs", "dealer": 0}))

@@ -89,6 +89,12 @@ def test_dealer_may_not_make_the_bids_add_up_to_the_tricks():
         deal.make_bid(1)
     deal.make_bid(2)
     assert sum(deal.bids) != 3
+    # One card each: "the 1 trick", not "the 1 tricks".
+    deal = DealState(["Ah", "Kh", "7s", "Jk"], dealer=3, turned_card="9h")
+    for _ in range(3):
+        deal.make_bid(0)
+    with pytest.raises(ValueError, match=r"would add up to the 1 trick of the deal$"):
+        deal.make_bid(1)
 
 
 def test_dealer_is_free_when_the_others_already_bid_more_than_the_tricks():

@@ -160,9 +160,9 @@ def test_ctrl_c_stops_simulate_with_one_line_after_showing_progress():
 
 
 def test_ctrl_c_in_play_prints_the_totals_so_far():
-    code, out, err = interrupt_when(["play", "--seed", "3"], b"Your bid (0)> ", on="stdout")
+    code, out, err = interrupt_when(["play", "--seed", "3"], b"Your bid (legal: 0)> ", on="stdout")
     assert code == 130 and "Traceback" not in err
-    assert out.endswith("Your bid (0)> \ninterrupted after 0 of 24 deals. Totals: you 0, S1 0, S2 0, S3 0\n")
+    assert out.endswith("Your bid (legal: 0)> \ninterrupted after 0 of 24 deals. Totals: you 0, S1 0, S2 0, S3 0\n")
 
 
 @pytest.mark.parametrize("argv,message", [

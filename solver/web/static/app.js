@@ -181,9 +181,10 @@ function chooseRules(name) {
   parts.push(rs.spade_sets === 2 ? "every spade twice" : "one 52-card pack");
   if (rs.jokers) parts.push(`${rs.jokers} jokers`);
   if (rs.cut_card) parts.push("a cut card names the Bonus rank");
-  parts.push(`a foul: ${rs.fouls}`);
-  $("rules-note").textContent = (rs.file_text ? `${rs.name}: ${rs.summary}. ` : "") +
-    parts.join("; ") + ` (${rs.docs}).`;
+  // The rules in a player's words: the deal, then the scoring as the library sums it up
+  // (its summary's part after the deck and deal), not a path into the source's docs.
+  $("rules-note").textContent = (rs.file_text ? `${rs.name}: ` : "") + parts.join("; ") +
+    `. Scoring: ${scoringOf(rs)}.`;
   $("discard-note").textContent = dealt > kept
     ? `The ${dealt - kept} cards you do not set are your discards.` : "";
   buildDeck();
@@ -192,6 +193,13 @@ function chooseRules(name) {
   $("training").hidden = true;
   state.modelTraining = false;
   if (rs.file_text) modelReady().catch((e) => showError(e.message, "rules-file"));
+}
+
+// "+1 for no row lost, +3 a home run, royalties, a foul cannot be played": the scoring
+// part of the rule set's summary ("65 cards and 3 jokers, 17 each ...; SCORING").
+function scoringOf(rs) {
+  const at = rs.summary.indexOf("; ");
+  return at < 0 ? rs.summary : rs.summary.slice(at + 2);
 }
 
 function buildDeck() {
@@ -442,11 +450,15 @@ function appendRows(box, setting, categories, rates, discards) {
   }
 }
 
+// Three rows on a line, "|" between them; each separator goes with the row after it,
+// so that a narrow line breaks between rows and never leaves a "|" on a line alone.
 function arrangementView(rows) {
-  const box = el("span");
+  const box = el("span", "arrangement");
   rows.forEach((row, r) => {
-    if (r) box.append(el("span", "sep", " | "));
-    box.append(cardsView(words(row), { small: true }));
+    const part = el("span", "arrangement-row");
+    if (r) part.append(el("span", "sep", " | "));
+    part.append(cardsView(words(row), { small: true }));
+    box.append(part);
   });
   return box;
 }
@@ -473,9 +485,9 @@ async function solve() {
 
 function unitsNote(players) {
   const others = players - 1;
-  return `A unit is your net score in one deal, won from or paid to ` +
-    (others === 1 ? "the other player" : `the ${others} other players together`) +
-    ` (docs/rules.md#scoring).`;
+  return `A unit is a point of the rule set's scoring (under Rule set, above): your net ` +
+    `score in one deal, won from or paid to ` +
+    (others === 1 ? "the other player." : `the ${others} other players together.`);
 }
 
 function showSolution(sol) {
@@ -718,6 +730,11 @@ async function loadRulesFile(e) {
 // (GET /api/rules/train/{id}), and a solve or review waits for it.
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const TRAINING_POLL = 500;          // milliseconds between looks at the progress
+// "Trained ... in 1 min 35 s": said for this long, and only in the page that watched the
+// training (the server tells every page, a new browser's too, that it was "trained now").
+const TRAINED_NOTE_MS = 10000;
+const watchedTrainings = new Set();  // ids of the trainings this page saw under way
+let trainedNoteTimer = null;
 
 function duration(seconds) {
   const s = Math.max(1, Math.round(seconds));
@@ -732,16 +749,21 @@ function showTraining(status, players) {
     return;                      // (another rule set or table size is chosen by now)
   }
   state.modelTraining = status.state === "training";
+  if (status.state === "training") watchedTrainings.add(status.id);
   state.trainingId = status.id;
   $("training-cancel").hidden = status.state !== "training";
   const box = $("training"), bar = $("training-bar"), text = $("training-text");
-  // A model that was there already is not news; one trained just now is.
-  box.hidden = status.state === "ready" && status.message !== "trained now";
+  clearTimeout(trainedNoteTimer);
+  // A model that was there already is not news; one this page watched being trained is,
+  // for a while.
+  const news = status.state === "ready" && watchedTrainings.delete(status.id);
+  box.hidden = status.state === "ready" && !news;
   bar.hidden = status.state !== "training";
   const model = `the opponent model of ${status.rules} (${players} players)`;
   if (status.state === "ready") {
     text.textContent = `Trained ${model} in ${duration(status.seconds)}; ` +
       `it is kept for every later solve.`;
+    if (news) trainedNoteTimer = setTimeout(() => { box.hidden = true; }, TRAINED_NOTE_MS);
   } else if (status.state === "failed") {
     text.textContent = `Training ${model} failed: ${status.message}.`;
   } else if (status.state === "cancelled") {
@@ -753,7 +775,8 @@ function showTraining(status, players) {
       (status.compiling ? "Compiling the training kernels (first run only)\u2026"
         : !status.total ? "Starting\u2026"
         : `Deal ${count(status.done)} of ${count(status.total)}` +
-          (status.remaining === null ? "." : `, about ${duration(status.remaining)} left.`));
+          (status.remaining === null ? "; estimating the time left\u2026"
+            : `, about ${duration(status.remaining)} left.`));
     if (status.total && !status.compiling) {
       bar.max = status.total;
       bar.value = status.done;

@@ -14,7 +14,8 @@ const PRACTICE_KEY = "solver.practice.v1";
 // session re-grades to the very same figures.
 const GRADE = { samples: 1000, seed: 0 };
 const HISTORY_KEYS = ["cards", "setting", "rules", "players", "cut", "id"];
-const OPPONENT_NAMES = { quick: "quick_set", fast: "solve (fast)", max: "solve (max)" };
+// The opponents as the Match tab names them (the API's names: quick_set, solve's efforts).
+const OPPONENT_NAMES = { quick: "quick", fast: "strong", max: "strongest" };
 
 // --- setting a hand into rows: click (or Tab to and press Enter on) each card ------------------------
 class RowSetter {
@@ -519,7 +520,7 @@ async function matchDeal() {
   const rs = state.ruleSets[c.rules];
   const deal = match.deal;
   $("m-status").textContent = `Deal ${match.index + 1} of ${c.deals} \u00b7 ${c.rules}, ` +
-    `${c.players} players, opponents set by ${OPPONENT_NAMES[c.opponents]} \u00b7 seed ${c.seed} ` +
+    `${c.players} players, ${OPPONENT_NAMES[c.opponents]} opponents \u00b7 seed ${c.seed} ` +
     `(the same seed replays this match)` + (deal.cut ? ` \u00b7 cut card ${deal.cut}` : "");
   match.setter = new RowSetter($("m-setter"), words(deal.hand), rs.cards_kept, refreshMatch,
                                $("m-show"));
