@@ -17,8 +17,8 @@
     python3 -m solver review --batch FILE [--rules joker] [--players N] [--samples 1000]
                       [--seed 0] [--workers N] [--top 10] [--json] [--html OUT.html]
     python3 -m solver train RULES [--players N] [--quick] [--quiet]
-    python3 -m solver exploitability [--rules joker] [--players N] [--hands 200]
-                      [--deals 4096] [--seed 0] [--json] [--quiet]
+    python3 -m solver exploitability [--rules joker] [--players N] [--strategy model|solve]
+                      [--hands 200] [--deals 4096] [--seed 0] [--json] [--quiet]
     python3 -m solver rules list
     python3 -m solver rules show NAME|FILE
     python3 -m solver serve [--host 127.0.0.1] [--port 8000] [--max-samples 4000]
@@ -232,13 +232,15 @@ def _parser() -> argparse.ArgumentParser:
     tr.add_argument("--quiet", action="store_true", help="no progress bar")
 
     x = sub.add_parser("exploitability", formatter_class=Formatter,
-                       help="how much a best response gains over the opponent model",
-                       description="The opponent model's exploitability: what the best "
-                                   "setting of a hand gains over the model's own setting, "
-                                   "against model opponents, in units a hand, with a 95% "
-                                   "confidence interval over hands (docs/exploitability.md). "
-                                   "The best setting is chosen on half of each hand's deals "
-                                   "and judged on the other half.",
+                       help="how much a best response gains over the opponent model or "
+                            "the default solve",
+                       description="Exploitability: what the best setting of a hand gains "
+                                   "over a strategy's own setting (the opponent model's, or "
+                                   "the default solve's answer), against opponents who play "
+                                   "the model, in units a hand, with a 95% confidence "
+                                   "interval over hands (docs/exploitability.md). The best "
+                                   "setting is chosen on half of each hand's deals and "
+                                   "judged on the other half.",
                        epilog="the default size takes a minute or two for a 13-card rule "
                               "set heads-up, longer for more seats and for joker and bonus. "
                               "progress: a bar of the deals on stderr (on a terminal; "
@@ -246,9 +248,14 @@ def _parser() -> argparse.ArgumentParser:
     x.add_argument("--rules", default="joker", metavar="NAME|FILE", help=RULES_HELP)
     x.add_argument("--players", type=int, default=None,
                    help="seats at the table (default: the rule set's largest)")
-    x.add_argument("--hands", type=int, default=200, help="random hands measured")
+    x.add_argument("--strategy", choices=("model", "solve"), default="model",
+                   help="what the best response plays against: the model's own setting "
+                        "(quick_set), or the answer of solve with every default (what a "
+                        "user gets)")
+    x.add_argument("--hands", type=int, default=200, help="random hands measured (at least 2)")
     x.add_argument("--deals", type=int, default=4096,
-                   help="deals of the unseen cards a hand (half choose, half judge)")
+                   help="deals of the unseen cards a hand (half choose, half judge; at "
+                        "least 1024)")
     x.add_argument("--seed", type=int, default=0, help="seed of the hands and deals")
     x.add_argument("--json", action="store_true", help="print JSON instead of text")
     x.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -715,13 +722,13 @@ def _exploitability(args) -> int:
     rs = solver.rule_set(args.rules)
     with _jit.quiet(args.quiet):
         result = solver.exploitability(rs, args.players, hands=args.hands, deals=args.deals,
-                                       seed=args.seed, progress=False if args.quiet else None)
+                                       seed=args.seed, strategy=args.strategy,
+                                       progress=False if args.quiet else None)
     if args.json:
         _print_json(result.to_dict())
         return 0
     print(result)
-    print(f"(best setting the model's own in {result.same_as_model:.0%} of choices; "
-          f"{result.seconds:.0f} s)")
+    print(result.details())
     return 0
 
 

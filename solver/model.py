@@ -26,9 +26,12 @@ the rows real opponents set, and a player near equilibrium is the best guess of 
 unknown strong opponent.  The tables cost one lookup per row, so the setter is fast
 enough to set thousands of sampled opponents per solve.
 
-The estimate ignores card removal (our own cards change the opponents' distribution)
-and the correlation of an opponent's rows; :func:`solver.solve` does not: it settles
-each sampled deal exactly.  The model only has to say how opponents set their hands.
+The estimate ignores card removal (our own cards change the opponents' distribution),
+but for one kind: where the deck has jokers, a hand is set against the field that hands
+holding as many jokers meet (:func:`joker_groups`), since a joker is the card that
+changes the opponents' rows most.  It also ignores the correlation of an opponent's
+rows.  :func:`solver.solve` ignores neither: it settles each sampled deal exactly.  The
+model only has to say how opponents set their hands.
 """
 from __future__ import annotations
 
@@ -44,7 +47,8 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic, overload
 
 from ._jit import njit
-from .rules import (BONUS_REPLACE, CATEGORY_INDEX, PAID_ROW_MADE, RULE_SET_NAMES,
+from .cards import FIRST_JOKER
+from .rules import (BONUS_REPLACE, CATEGORIES, CATEGORY_INDEX, PAID_ROW_MADE, RULE_SET_NAMES,
                     SCHEME_EASTERN, SCHEME_GENERAL, SCHEME_MANDARIN, SCHEME_ROWS, SCHEME_SCOOP,
                     SCHEME_WESTERN, SCOOP_NO_ROW_LOST, RuleSet, rule_set as _rules)
 from .kernels import ROW_SHIFT, SUIT_BITS
@@ -91,11 +95,17 @@ N_PARAMS = 10
 class ModelTables(NamedTuple):
     """What the jitted setter needs: ``rows[r, o, R_*]``, the record of row r (0 Front,
     1 Middle, 2 Back) with ordinal o of one RowTables; ``points[r, o, PTS_*]``
-    (mandarin); the ``M_*`` scalars."""
-    rows: np.ndarray     # float32[3, n_ordinals + 1, N_RECORD]
-    points: np.ndarray   # float32[3, n_ordinals + 1, 2] (mandarin; general: 3 columns;
-                         # else [3, 1, 2])
-    params: np.ndarray   # float64[N_PARAMS]
+    (mandarin); the ``M_*`` scalars.
+
+    Where the rule set has jokers, the tables of G fields, one for each number of jokers
+    its hand holds (:func:`joker_groups`), one after the other: rows ``3 g .. 3 g + 2``,
+    and ``params[g * N_PARAMS:(g + 1) * N_PARAMS]``, are group g's (:func:`stacked`).
+    The setter sets a hand holding j jokers with group ``min(j, G - 1)``'s.  The
+    scalars every group shares (the scheme, the opponents) are read from group 0's."""
+    rows: np.ndarray     # float32[3 G, n_ordinals + 1, N_RECORD]
+    points: np.ndarray   # float32[3 G, n_ordinals + 1, 2] (mandarin; general: 3 columns;
+                         # else [3 G, 1, 2])
+    params: np.ndarray   # float64[G N_PARAMS]
 
 
 @functools.lru_cache(maxsize=None)
@@ -269,6 +279,19 @@ def _ev_additive(mt, of, om, ob, sep, up):
 # x * x * x rounds twice, pow once (within an ulp): a margin of 1e-12 more than covers it.
 POWER_UP = 1.0 + 1e-12
 POWER_TINY = 1e-300
+
+
+@njit(inline="always")
+def hand_tables(mt, codes):
+    """The tables the setter sets the hand ``codes`` with: those of its group, the field
+    a hand holding as many jokers meets (:class:`ModelTables`; with one group, all of
+    them).  Views: nothing is copied."""
+    g = 0
+    for c in range(codes.shape[0]):
+        g += codes[c] >= FIRST_JOKER
+    g = min(g, mt.rows.shape[0] // 3 - 1)
+    return ModelTables(mt.rows[3 * g:3 * g + 3], mt.points[3 * g:3 * g + 3],
+                       mt.params[g * N_PARAMS:(g + 1) * N_PARAMS])
 
 
 # --- the setter (jitted) ---------------------------------------------------------------------
@@ -610,7 +633,6 @@ def _table_kernel(scheme: int, n_cards: int, backs: "int | None"):
         nb = (n_ord >> shift) + 1
         sh = shift + ORD_SHIFT
         n_opp = hands.shape[1]
-        monotone = mt.params[M_MONOTONE] != 0
         # Scratch space, made once for every hand of the call (the sizes depend only on
         # n_cards and the tables).  (np.empty and a fill, here and below: np.zeros would
         # compile two more of Numba's implementations, a tenth of a second of a first run.)
@@ -650,6 +672,8 @@ def _table_kernel(scheme: int, n_cards: int, backs: "int | None"):
             if auto[deal, seat] != 0:
                 continue
             codes = hands[deal, seat]
+            own = hand_tables(mt, codes)            # (its group's)
+            monotone = own.params[M_MONOTONE] != 0
             _subsets(codes, t, tab, card_words, words3, masks3, first, packed, fronts)
             sample[:] = 0
             for i in range(0, n5, SAMPLE_EVERY):
@@ -699,7 +723,7 @@ def _table_kernel(scheme: int, n_cards: int, backs: "int | None"):
                 rej_prev = max(rej_prev, rej_here)
                 rej_here = rej_f = rej_b = -1
                 top = min(((nb - k) << shift) - 1, m_star)     # the bucket's strongest
-                if _bound(mt, min(f_star, top - 1), top, top, scheme) <= best:
+                if _bound(own, min(f_star, top - 1), top, top, scheme) <= best:
                     break                     # this bucket and every weaker one
                 for p in range(lo, hi):
                     v = subsets[p]
@@ -734,7 +758,7 @@ def _table_kernel(scheme: int, n_cards: int, backs: "int | None"):
                     if f_bound <= rej_prev or (f_bound <= rej_f and ob <= rej_b):
                         continue
                     mid = min(m_star, ob)
-                    if _bound(mt, min(f_bound, mid - 1), mid, ob, scheme) <= best:
+                    if _bound(own, min(f_bound, mid - 1), mid, ob, scheme) <= best:
                         rej_f, rej_b = f_bound, ob
                         rej_here = max(rej_here, f_bound)
                         continue
@@ -772,7 +796,7 @@ def _table_kernel(scheme: int, n_cards: int, backs: "int | None"):
                             word += 1
                             free = ~np.uint64(0)
                         mid = min(m_top, ob)
-                        if _bound(mt, min(f_bound, mid - 1), mid, ob, scheme) <= best:
+                        if _bound(own, min(f_bound, mid - 1), mid, ob, scheme) <= best:
                             continue
                     if backs is not None:
                         if searched >= backs and best > -np.inf:
@@ -799,7 +823,7 @@ def _table_kernel(scheme: int, n_cards: int, backs: "int | None"):
                                     legal = (of < om) & (om <= ob)
                                     m_bound = max(m_bound, om if legal else 0)
                                     f_bound = max(f_bound, of if legal else 0)
-                        if m_bound == 0 or _bound(mt, f_bound, m_bound, ob, scheme) <= best:
+                        if m_bound == 0 or _bound(own, f_bound, m_bound, ob, scheme) <= best:
                             continue
                         # The legal splits, Middles in position order (Fronts in reverse order).
                         # Where the estimate is monotone, a split whose Middle and Front are
@@ -824,7 +848,7 @@ def _table_kernel(scheme: int, n_cards: int, backs: "int | None"):
                                     n_cand += (of < om) & (om <= ob) & ((of > dom_f)
                                                                         | (om > dom_m))
                         found[3] = -1
-                        new = _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best, found, scheme)
+                        new = _score(own, ob, mb, cand_m, cand_f, n_cand, shift, best, found, scheme)
                         if new != best:
                             best = new
                             rej_prev = rej_here = rej_f = rej_b = -1
@@ -856,7 +880,7 @@ def _table_kernel(scheme: int, n_cards: int, backs: "int | None"):
                     for r in range(q + 1, start[km + 1]):
                         legal = ((subsets[r] & mb) == 0) & (subsets[r] <= cap)
                         m_bound = max(m_bound, (subsets[r] >> ORD_SHIFT) if legal else 0)
-                    if _bound(mt, min(f_bound, m_bound - 1), m_bound, ob, scheme) <= best:
+                    if _bound(own, min(f_bound, m_bound - 1), m_bound, ob, scheme) <= best:
                         continue
                     # The Middles bucket by bucket, each with the strongest Front below it of
                     # those the two leave.
@@ -875,7 +899,7 @@ def _table_kernel(scheme: int, n_cards: int, backs: "int | None"):
                             continue
                         # (The first bucket passes: its strongest is at least m_bound.)
                         m_cap = min(((nb - km + 1) << shift) - 1, ob)   # the bucket's strongest
-                        if lo2 != q and _bound(mt, min(f_bound, m_cap - 1), m_cap, ob,
+                        if lo2 != q and _bound(own, min(f_bound, m_cap - 1), m_cap, ob,
                                                scheme) <= best:
                             break             # this bucket and every weaker one
                         # The bucket's Middles a batch at a time: first those disjoint from
@@ -922,7 +946,7 @@ def _table_kernel(scheme: int, n_cards: int, backs: "int | None"):
                                 cand_m[n_cand] = w
                                 cand_f[n_cand] = u
                                 n_cand += 1
-                            best = _score(mt, ob, mb, cand_m, cand_f, n_cand, shift, best,
+                            best = _score(own, ob, mb, cand_m, cand_f, n_cand, shift, best,
                                           found, scheme)
                     if best != was:
                         rej_prev = rej_here = rej_f = rej_b = -1
@@ -996,8 +1020,12 @@ def _multiplied(rs: RuleSet, row: int, values: np.ndarray) -> np.ndarray:
     return pts
 
 
-def model_tables(field: Field, rules: "str | RuleSet", t: RowTables, n_seats: int) -> ModelTables:
-    """The setter's tables for one field, rule set, seat count and set of row tables."""
+def model_tables(field: "Fields", rules: "str | RuleSet", t: RowTables,
+                 n_seats: int) -> ModelTables:
+    """The setter's tables for one field, rule set, seat count and set of row tables; for
+    a tuple of fields (one a group of jokers held), theirs :func:`stacked`."""
+    if not isinstance(field, Field):
+        return stacked([model_tables(f, rules, t, n_seats) for f in field])
     rs = _rules(rules)
     values = t.values.astype(np.int64)
     n_ord = len(values)
@@ -1083,6 +1111,26 @@ def _monotone(rs: RuleSet, rows: np.ndarray) -> bool:
                 and (np.diff(body[:, :, R_Q], axis=1) <= 0).all())
 
 
+def joker_groups(rules: RuleSet) -> int:
+    """How many fields a model of ``rules`` has for a Bonus rank: one for each number of
+    jokers a hand can hold (0 .. the deck's jokers), where the deck has jokers; else one.
+
+    Why: the jokers a hand holds are jokers no opponent holds, and a joker makes a row
+    much stronger, so the rows that hand meets are weaker than the field's at large.
+    Heads-up ``two-jokers`` the hands holding both jokers were 6% of hands and four fifths
+    of the exploitability of a model with one field (benchmarks/README.md)."""
+    return min(rules.jokers, rules.cards_dealt) + 1 if rules.jokers else 1
+
+
+def stacked(tables: "list[ModelTables]") -> ModelTables:
+    """One ModelTables holding groups' tables one after the other (:class:`ModelTables`)."""
+    if len(tables) == 1:
+        return tables[0]
+    return ModelTables(np.ascontiguousarray(np.concatenate([t.rows for t in tables])),
+                       np.ascontiguousarray(np.concatenate([t.points for t in tables])),
+                       np.concatenate([t.params for t in tables]))
+
+
 def field_from_rows(rows: np.ndarray, weights: "np.ndarray | None" = None, *,
                     q_scoop: float, q_sweep: float) -> Field:
     """A Field from an (N, 3) array of row values (one line per hand set)."""
@@ -1113,44 +1161,74 @@ def mix_fields(a: Field, b: Field, weight_b: float) -> Field:
 
 
 # --- the shipped fields ----------------------------------------------------------------------
-def fields_arrays(fields: "dict[int, Field]", meta: dict) -> "dict[str, np.ndarray]":
+def fields_arrays(fields: "dict[int, Fields]", meta: dict) -> "dict[str, np.ndarray]":
     """The arrays of a model file: fields (keyed by Bonus rank, -1 where the rule set
-    has none) and ``meta`` (JSON text)."""
+    has none; for each, one field a group of jokers held, :func:`joker_groups`) and
+    ``meta`` (JSON text).  Group 0's arrays are named as a model of one field's were
+    (``b{rank}_values{row}``...), group g's ``b{rank}_j{g}_values{row}``...: a file of
+    one field a rank reads as before."""
     arrays = {}
-    for rank, f in fields.items():
-        for r in range(3):
-            arrays[f"b{rank}_values{r}"] = f.values[r].astype(np.int32)
-            arrays[f"b{rank}_weights{r}"] = f.weights[r].astype(np.float64)
-        arrays[f"b{rank}_q"] = np.array([f.q_scoop, f.q_sweep])
+    for rank, groups in fields.items():
+        for g, f in enumerate(_as_groups(groups)):
+            name = f"b{rank}" + (f"_j{g}" if g else "")
+            for r in range(3):
+                arrays[f"{name}_values{r}"] = f.values[r].astype(np.int32)
+                arrays[f"{name}_weights{r}"] = f.weights[r].astype(np.float64)
+            arrays[f"{name}_q"] = np.array([f.q_scoop, f.q_sweep])
     arrays["meta"] = np.array(json.dumps(meta, sort_keys=True))
     return arrays
 
 
-def save_fields(path: Path, fields: "dict[int, Field]", meta: dict) -> None:
-    """Write fields (keyed by Bonus rank, -1 where the rule set has none) to one .npz."""
+def save_fields(path: Path, fields: "dict[int, Fields]", meta: dict) -> None:
+    """Write fields (as :func:`fields_arrays` keys them) to one .npz."""
     np.savez_compressed(path, **fields_arrays(fields, meta))
 
 
-def load_fields(path: Path) -> "dict[int, Field]":
+def load_fields(path: Path) -> "dict[int, tuple[Field, ...]]":
     """The fields of a model file (:func:`save_fields`)."""
     with np.load(path) as data:
         return fields_of_arrays({name: data[name] for name in data.files})
 
 
-def fields_of_arrays(data: "dict[str, np.ndarray]") -> "dict[int, Field]":
-    """The fields held in the arrays of a model file (:func:`fields_arrays`)."""
-    ranks = sorted({int(k[1:].split("_")[0]) for k in data if k.startswith("b")})
-    return {rank: Field(tuple(data[f"b{rank}_values{r}"].astype(np.int64) for r in range(3)),
-                        tuple(data[f"b{rank}_weights{r}"] for r in range(3)),
-                        float(data[f"b{rank}_q"][0]), float(data[f"b{rank}_q"][1]))
-            for rank in ranks}
+def fields_of_arrays(data: "dict[str, np.ndarray]") -> "dict[int, tuple[Field, ...]]":
+    """The fields held in the arrays of a model file (:func:`fields_arrays`): by Bonus
+    rank, a tuple of one field a group."""
+    keys = set()
+    for name in data:
+        if name.startswith("b") and name.endswith("_q"):
+            parts = name[1:-2].split("_j")
+            keys.add((int(parts[0]), int(parts[1]) if len(parts) > 1 else 0))
+    out = {}
+    for rank in sorted({rank for rank, _ in keys}):
+        groups = sorted(g for r, g in keys if r == rank)
+        if groups != list(range(len(groups))):
+            raise ValueError(f"the fields of Bonus rank {rank} skip a group: {groups}")
+        out[rank] = tuple(_field_of(data, f"b{rank}" + (f"_j{g}" if g else ""))
+                          for g in groups)
+    return out
+
+
+def _field_of(data, name: str) -> Field:
+    return Field(tuple(data[f"{name}_values{r}"].astype(np.int64) for r in range(3)),
+                 tuple(data[f"{name}_weights{r}"] for r in range(3)),
+                 float(data[f"{name}_q"][0]), float(data[f"{name}_q"][1]))
+
+
+# A rank's fields: one Field (a model of one field), or one a group of jokers held.
+Fields = "Field | tuple[Field, ...]"
+
+
+def _as_groups(fields) -> "tuple[Field, ...]":
+    return (fields,) if isinstance(fields, Field) else tuple(fields)
 
 
 class TableModel:
     """An opponent model: the table setter (:func:`table_kernel`) fitted to a field.
 
-    ``fields`` maps the Bonus rank (``bonus``) or -1 to a :class:`Field`.  The tables
-    for a set of row tables are built on first use and kept.  :meth:`shipped` is the
+    ``fields`` maps the Bonus rank (``bonus``) or -1 to a :class:`Field`, or to a tuple
+    of them, one for each number of jokers a hand holds (:func:`joker_groups`; kept as
+    tuples, ``fields[rank][g]``).  The tables for a set of row tables are built on first
+    use and kept.  :meth:`shipped` is the
     library's default for a rule set and seat count; :mod:`solver.policy_training` makes
     others.  Picklable (the cached tables are not pickled)."""
 
@@ -1158,7 +1236,7 @@ class TableModel:
                  name: str = "table"):
         self.rules = _rules(rules)
         self.n_seats = int(n_seats)
-        self.fields = dict(fields)
+        self.fields = {rank: _as_groups(f) for rank, f in fields.items()}
         self.name = name
         self._tables: dict = {}
 
@@ -1172,7 +1250,8 @@ class TableModel:
         return _shipped_model(rs, model_seats(rs, n_seats), n_seats)
 
     def tables(self, bonus_rank: int = -1) -> ModelTables:
-        """ModelTables over the row tables of this rule set and Bonus rank."""
+        """ModelTables over the row tables of this rule set and Bonus rank (every
+        group's, :func:`stacked`)."""
         mt = self._tables.get(bonus_rank)
         if mt is None:
             from .tables import row_tables

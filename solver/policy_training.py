@@ -10,7 +10,10 @@ estimate) to that average.  Every deal and every step is seeded: the same argume
 rebuild the same files, bit for bit.
 
 ``bonus`` fields are kept per Bonus rank (the Bonus categories exist only for the cut
-rank, and cutting a rank thins it), each fitted on the deals cut with that rank.
+rank, and cutting a rank thins it), each fitted on the deals cut with that rank.  Where
+the deck has jokers, a field is kept for each number of jokers a hand holds
+(:func:`solver.model.joker_groups`): the rows of the other hands of the deals a hand
+holding that many is in, since the jokers it holds are jokers they do not.
 """
 from __future__ import annotations
 
@@ -21,8 +24,9 @@ from pathlib import Path
 import numpy as np
 
 from .cards import deck_codes
-from .model import (DATA, Field, TableModel, field_from_rows, mix_fields, model_file,
-                    model_seats, model_tables, save_fields)
+from .cards import FIRST_JOKER
+from .model import (DATA, Field, TableModel, field_from_rows, joker_groups, mix_fields,
+                    model_file, model_seats, model_tables, save_fields)
 from .policy import (POLICY_SBF, POLICY_TABLE, field_policy, set_hands,
                      strongest_back_first)
 from .rows import tables_for
@@ -32,10 +36,14 @@ from .search import cards_of_mask
 from .kernels import ordinal3, ordinal5
 from .tables import row_tables
 
-# (rule set, seats) the library ships a model for; one file serves every seat count whose
-# best settings do not depend on it (solver.model.model_seats).
+# (rule set, seats) of every model the library ships, with the seat count each was trained
+# at (its file's meta): ``python -m solver.policy_training`` rebuilds them all.  One file
+# serves every seat count whose best settings do not depend on it (solver.model.model_seats).
 TRAINING = [("joker", 4), ("bonus", 4), ("pagat", 2), ("classic", 2), ("classic:eastern", 2),
-            ("classic:mandarin", 2), ("classic:mandarin", 4)]
+            ("classic:mandarin", 2), ("classic:mandarin", 4), ("classic-1-6", 4),
+            ("two-jokers", 4), ("shisanshui", 3), ("shisanshui", 4), ("mau-binh", 2),
+            ("mau-binh", 3), ("mau-binh", 4), ("capsa-susun", 2), ("capsa-susun", 3),
+            ("capsa-susun", 4), ("pusoy", 4)]
 ROUNDS = 12
 DEALS = 20000            # deals a round (four hands each); bonus: spread over 13 ranks
 HANDS_A_DEAL = 4         # every rule set deals four hands of its size from its deck
@@ -95,11 +103,47 @@ def _round_rows(vals: np.ndarray, auto: np.ndarray):
     return rows, scoop / pairs, sweep / pairs
 
 
+def _round_fields(vals: np.ndarray, auto: np.ndarray, held: np.ndarray,
+                  groups: int) -> "tuple[Field, ...]":
+    """The fields of a round, one a group (:func:`solver.model.joker_groups`): group g's
+    is what a hand holding g jokers (``held``, (D, HANDS_A_DEAL); ``groups - 1`` or more
+    in the last group) meets: the rows of the other hands of the deals it is in, and
+    how often one of those others loses no row to another of them, and wins every row.
+    One group: the rows of every hand (:func:`_round_rows`).  A group no hand of the
+    round was in gets the round's field of every hand."""
+    rows, q_scoop, q_sweep = _round_rows(vals, auto)
+    everyone = field_from_rows(rows, q_scoop=q_scoop, q_sweep=q_sweep)
+    if groups == 1:
+        return (everyone,)
+    played = auto == 0
+    group = np.minimum(held, groups - 1)
+    out = []
+    for g in range(groups):
+        met, scoop, sweep, pairs = [], 0, 0, 0
+        for a in range(HANDS_A_DEAL):
+            here = group[:, a] == g
+            others = [b for b in range(HANDS_A_DEAL) if b != a]
+            for b in others:
+                met.append(vals[here & played[:, b], b])
+                for c in others:
+                    if c == b:
+                        continue
+                    both = here & played[:, b] & played[:, c]
+                    pairs += both.sum()
+                    scoop += ((vals[:, b] >= vals[:, c]).all(-1) & both).sum()
+                    sweep += ((vals[:, b] > vals[:, c]).all(-1) & both).sum()
+        met = np.concatenate(met)
+        out.append(field_from_rows(met, q_scoop=scoop / pairs, q_sweep=sweep / pairs)
+                   if len(met) and pairs else everyone)
+    return tuple(out)
+
+
 def self_play(rule_set: "str | RuleSet", n_seats: int, *, rounds: int = ROUNDS,
               deals: int = DEALS, seed: int = 0, log=None, each_round=None,
               on_deals=None) -> TableModel:
     """The model after ``rounds`` rounds of fictitious play (see the module docstring);
-    its fields are keyed by Bonus rank (-1 where the rule set has none).
+    its fields are keyed by Bonus rank (-1 where the rule set has none), one a group of
+    jokers held (:func:`solver.model.joker_groups`).
     ``each_round(r, model)``, if given, sees the model after round r (r = 0..rounds):
     the same as ``self_play(..., rounds=r)`` gives, since each round is seeded alone.
     ``on_deals(n)``, if given, hears of every ``n`` deals set (``(rounds + 1) * deals``
@@ -108,12 +152,14 @@ def self_play(rule_set: "str | RuleSet", n_seats: int, *, rounds: int = ROUNDS,
     params = scoring_params(rs)
     ranks_used = range(13) if rs.cut_card else [-1]
     dummy_field = np.zeros((1, n_seats - 1, 3), np.int32)
-    fields: dict[int, Field] = {}
+    groups = joker_groups(rs)
+    fields: dict[int, tuple[Field, ...]] = {}
     for rnd in range(rounds + 1):
         start = time.perf_counter()
         rng = np.random.default_rng([seed, rnd])
         hands, ranks = deal_round(rs, deals, rng)
-        new: dict[int, Field] = {}
+        held = (hands >= FIRST_JOKER).sum(axis=2)
+        new: dict[int, tuple[Field, ...]] = {}
         for rank in ranks_used:
             pick = ranks == rank
             t = row_tables(rs, rank)
@@ -123,10 +169,10 @@ def self_play(rule_set: "str | RuleSet", n_seats: int, *, rounds: int = ROUNDS,
                 kind, mt = POLICY_TABLE, model_tables(fields[rank], rs, t, n_seats)
             vals, auto = _set_in_chunks(hands[pick], t, kind, mt, params, dummy_field,
                                         n_seats, bool(rs.automatic_wins), on_deals)
-            rows, q_scoop, q_sweep = _round_rows(vals, auto)
-            new[rank] = field_from_rows(rows, q_scoop=q_scoop, q_sweep=q_sweep)
-        fields = new if rnd == 0 else {r: mix_fields(fields[r], new[r], 2.0 / (rnd + 2))
-                                       for r in ranks_used}
+            new[rank] = _round_fields(vals, auto, held[pick], groups)
+        fields = new if rnd == 0 else {
+            r: tuple(mix_fields(old, now, 2.0 / (rnd + 2)) for old, now in zip(fields[r], new[r]))
+            for r in ranks_used}
         if log:
             log(f"{rs.name} {n_seats} seats: round {rnd} ({time.perf_counter() - start:.1f} s)")
         if each_round is not None:

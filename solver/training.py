@@ -36,13 +36,16 @@ from . import _progress
 from ._cache import cache_dir, report_damaged, save_arrays
 from ._checks import check_int
 from ._jit import notices_enabled
-from .model import (TableModel, fields_arrays, fields_of_arrays, model_file, model_seats,
-                    rules_digest, seats_suffix, set_trainer, shipped_twin)
+from .model import (TableModel, fields_arrays, fields_of_arrays, joker_groups, model_file,
+                    model_seats, rules_digest, seats_suffix, set_trainer, shipped_twin)
 from .policy_training import self_play
 from .rules import RuleSet, rule_set as _rules
 
 FOLDER = "models"          # in the cache folder
-MODEL_FORMAT = 1           # of the files written here: a new format trains anew
+# Of the files written here: a new format trains anew.  2: a field for each number of
+# jokers a hand holds (solver.model.joker_groups), where the deck has jokers; a rule set
+# without jokers trains as it did in format 1, so its files keep that name.
+MODEL_FORMAT = 2
 
 
 class Preset(NamedTuple):
@@ -92,7 +95,13 @@ def model_path(rules: "str | RuleSet", n_seats: int, preset: str = "default") ->
     rs = _rules(rules).at_seats(n_seats)
     p = PRESETS[preset]
     return folder / FOLDER / (f"model-{rules_digest(rs)}-{seats_suffix(model_seats(rs, n_seats))}"
-                              f"-{p.rounds}x{p.deals}s{p.seed}-v{MODEL_FORMAT}.npz")
+                              f"-{p.rounds}x{p.deals}s{p.seed}-v{model_format(rs)}.npz")
+
+
+def model_format(rules: RuleSet) -> int:
+    """The format of the model trained for ``rules`` (:data:`MODEL_FORMAT`): 1 where a
+    model has one field a Bonus rank, as every model had before format 2."""
+    return MODEL_FORMAT if joker_groups(rules) > 1 else 1
 
 
 OnProgress = Callable[[int, int], None]
@@ -176,7 +185,8 @@ def _load(path: Path, rs: RuleSet, n_seats: int, preset: str) -> Optional[Traine
         with np.load(path) as data:
             arrays = {name: data[name] for name in data.files}
         fields = fields_of_arrays(arrays)
-        if not fields or any(not _valid_field(f) for f in fields.values()):
+        if not fields or any(not _valid_field(f) for groups in fields.values()
+                             for f in groups):
             raise ValueError("fields of the wrong type or shape")
     except FileNotFoundError:
         return None

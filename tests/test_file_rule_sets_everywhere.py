@@ -235,10 +235,10 @@ def test_train_and_exploitability_commands_take_a_file(capsys, restated):
     code, out, err = run(capsys, "train", restated, "--players", "2", "--quiet")
     assert code == 0 and out.startswith("our table, 2 players: the model shipped"), err
     code, out, err = run(capsys, "exploitability", "--rules", restated, "--players", "2",
-                         "--hands", "2", "--deals", "32", "--quiet", "--json")
+                         "--hands", "2", "--deals", "1024", "--quiet", "--json")
     assert code == 0, err
     theirs = run(capsys, "exploitability", "--rules", "classic", "--players", "2",
-                 "--hands", "2", "--deals", "32", "--quiet", "--json")[1]
+                 "--hands", "2", "--deals", "1024", "--quiet", "--json")[1]
     timings = {"seconds": None}
     assert {**_without_name(json.loads(out)), **timings} == \
         {**_without_name(json.loads(theirs)), **timings}

@@ -12,7 +12,7 @@ import naive
 import solver
 from solver.cards import card_name, deck_codes
 from solver.model import (M_SCHEME, R_ENV, R_SEP, Field, TableModel, _ev, field_from_rows,
-                          mix_fields, model_tables, table_setter)
+                          hand_tables, mix_fields, model_tables, table_setter)
 from solver.policy_training import self_play
 from solver.rows import tables_for
 from solver.scoring import P_SCHEME, scoring_params, seat_score
@@ -192,7 +192,7 @@ def test_search_finds_the_best_estimate(models, rng, rule_set, n_cards):
         t = tables_for(rs, cut)
         mt = model.tables(solver.rows.bonus_rank_of(rs, cut))
         f, m, b, ev = _set(codes, t, mt)
-        assert ev == pytest.approx(_brute_force(codes, t, mt), abs=1e-9)
+        assert ev == pytest.approx(_brute_force(codes, t, hand_tables(mt, codes)), abs=1e-9)
         rows = [" ".join(card_name(int(codes[p])) for p in range(n_cards) if int(x) >> p & 1)
                 for x in (f, m, b)]
         assert naive.is_legal(*rows, rule_set, None if cut is None else naive.parse(cut)[0][0])
@@ -267,7 +267,7 @@ def test_search_keeps_the_first_best_arrangement(models, rng, rule_set, n_cards,
         codes, cut = _random_hand(rng, rs, n_cards)
         t = tables_for(rs, cut)
         mt = models[rule_set].tables(solver.rows.bonus_rank_of(rs, cut))
-        assert _set(codes, t, mt) == _first_best_arrangement(codes, t, mt)
+        assert _set(codes, t, mt) == _first_best_arrangement(codes, t, hand_tables(mt, codes))
 
 
 @pytest.mark.parametrize("rule_set, seats, hands", [("classic", 4, 40), ("classic:mandarin", 4, 40),
@@ -281,7 +281,35 @@ def test_search_keeps_the_first_best_arrangement_of_whole_hands(rng, rule_set, s
         codes, cut = _random_hand(rng, rs, rs.cards_dealt)
         t = tables_for(rs, cut)
         mt = model.tables(solver.rows.bonus_rank_of(rs, cut))
-        assert _set(codes, t, mt) == _first_best_arrangement(codes, t, mt)
+        assert _set(codes, t, mt) == _first_best_arrangement(codes, t, hand_tables(mt, codes))
+
+
+def test_a_hand_is_set_with_the_field_of_the_jokers_it_holds(models, rng):
+    """Where the deck has jokers, a model keeps a field for each number of jokers a hand
+    holds (what its holder meets: opponents without those jokers), and sets a hand with
+    its own: the estimate of the setting is the best under that field's tables."""
+    from solver.model import N_PARAMS, joker_groups
+    rs = solver.rule_set("joker")
+    model = models["joker"]
+    assert len(model.fields[-1]) == joker_groups(rs) == 4
+    assert joker_groups(solver.rule_set("classic")) == 1
+    mt = model.tables(-1)
+    t = tables_for(rs)
+    deck = np.array(deck_codes(rs))
+    jokers, plain = deck[deck >= solver.cards.FIRST_JOKER], deck[deck < solver.cards.FIRST_JOKER]
+    differs = 0
+    for held in (0, 1, 2, 3):
+        for _ in range(2):
+            codes = np.concatenate([rng.choice(jokers, held, replace=False),
+                                    rng.choice(plain, 14 - held, replace=False)])
+            own = hand_tables(mt, codes)
+            assert (own.params == mt.params[held * N_PARAMS:(held + 1) * N_PARAMS]).all()
+            assert (own.rows == mt.rows[3 * held:3 * held + 3]).all()
+            ev = _set(codes, t, mt)[3]
+            assert ev == pytest.approx(_brute_force(codes, t, own), abs=1e-9)
+            if held:
+                differs += ev != pytest.approx(_brute_force(codes, t, hand_tables(mt, codes[held:])))
+    assert differs > 0
 
 
 @pytest.mark.parametrize("rule_set, limits", [("classic", (1, 10 ** 6)), ("joker", (1,))])
@@ -370,13 +398,18 @@ def test_field_mixing_weights_the_histograms():
 
 
 def test_training_is_reproducible(models):
-    again = _tiny_model("classic", 2)
-    for r in range(3):
-        assert (again.fields[-1].values[r] == models["classic"].fields[-1].values[r]).all()
-        assert (again.fields[-1].weights[r] == models["classic"].fields[-1].weights[r]).all()
-    other = _tiny_model("classic", 2, seed=1)
-    assert len(other.fields[-1].values[2]) != len(again.fields[-1].values[2]) or \
-        (other.fields[-1].weights[2] != again.fields[-1].weights[2]).any()
+    for name, seats in [("classic", 2), ("joker", 4)]:
+        again = _tiny_model(name, seats)
+        assert len(again.fields[-1]) == len(models[name].fields[-1])
+        for field, before in zip(again.fields[-1], models[name].fields[-1]):
+            for r in range(3):
+                assert (field.values[r] == before.values[r]).all()
+                assert (field.weights[r] == before.weights[r]).all()
+            assert (field.q_scoop, field.q_sweep) == (before.q_scoop, before.q_sweep)
+    again = _tiny_model("classic", 2).fields[-1][0]
+    other = _tiny_model("classic", 2, seed=1).fields[-1][0]
+    assert len(other.values[2]) != len(again.values[2]) or \
+        (other.weights[2] != again.weights[2]).any()
 
 
 def test_bonus_model_has_a_field_per_bonus_rank(models):
@@ -389,7 +422,7 @@ def test_model_pickles_without_its_tables(models):
     model = models["classic"]
     model.tables(-1)
     copy = pickle.loads(pickle.dumps(model))
-    assert copy._tables == {} and copy.fields[-1].q_scoop == model.fields[-1].q_scoop
+    assert copy._tables == {} and copy.fields[-1][0].q_scoop == model.fields[-1][0].q_scoop
 
 
 def test_the_training_command_rebuilds_the_same_file(tmp_path):
@@ -403,18 +436,25 @@ def test_the_training_command_rebuilds_the_same_file(tmp_path):
     name = "model-classic-mandarin-4seats.npz"
     a, b = load_fields(tmp_path / "a" / name), load_fields(tmp_path / "b" / name)
     for r in range(3):
-        assert (a[-1].values[r] == b[-1].values[r]).all()
-        assert (a[-1].weights[r] == b[-1].weights[r]).all()
+        assert (a[-1][0].values[r] == b[-1][0].values[r]).all()
+        assert (a[-1][0].weights[r] == b[-1][0].weights[r]).all()
 
 
 def test_shipped_models_record_the_configuration_that_built_them():
-    from solver.model import model_file, model_seats
+    """Every shipped model file is one that ``python -m solver.policy_training`` rebuilds
+    (TRAINING), and records the self-play that built it."""
+    from solver.model import DATA, model_file, model_seats
     from solver.policy_training import DEALS, ROUNDS, TRAINING
+    built = set()
     for rule_set, seats in TRAINING:
         rs = solver.rule_set(rule_set)
-        with np.load(model_file(rs, model_seats(rs, seats))) as data:
+        path = model_file(rs, model_seats(rs, seats))
+        built.add(path.name)
+        with np.load(path) as data:
             meta = json.loads(str(data["meta"]))
-        assert meta == dict(rules=rs.name, seats=seats, rounds=ROUNDS, deals=DEALS, seed=0)
+        assert {k: meta[k] for k in ("rules", "seats", "rounds", "deals", "seed")} == dict(
+            rules=rs.name, seats=seats, rounds=ROUNDS, deals=DEALS, seed=0)
+    assert built == {p.name for p in DATA.glob("model-*.npz")}
 
 
 def test_each_round_sees_the_model_a_shorter_training_would_give():
@@ -424,5 +464,5 @@ def test_each_round_sees_the_model_a_shorter_training_would_give():
     assert sorted(seen) == [0, 1, 2]
     one = self_play("classic", 2, rounds=1, deals=150, seed=3)
     for r in range(3):
-        assert (seen[1].fields[-1].values[r] == one.fields[-1].values[r]).all()
-        assert (seen[1].fields[-1].weights[r] == one.fields[-1].weights[r]).all()
+        assert (seen[1].fields[-1][0].values[r] == one.fields[-1][0].values[r]).all()
+        assert (seen[1].fields[-1][0].weights[r] == one.fields[-1][0].weights[r]).all()

@@ -75,7 +75,8 @@ def test_a_renamed_built_in_uses_the_shipped_model(cache):
     got = solver.train_model(twin, 2)
     assert got.source == "shipped" and got.path == model_file(solver.rule_set("pagat"), 0)
     shipped = load_fields(got.path)[-1]
-    assert all((a == b).all() for a, b in zip(got.model.fields[-1].values, shipped.values))
+    assert len(shipped) == len(got.model.fields[-1]) == 1
+    assert all((a == b).all() for a, b in zip(got.model.fields[-1][0].values, shipped[0].values))
     assert not list(cache.rglob("*.npz"))             # nothing trained
     assert applies(twin, 2, None)                      # and it solves from the pool
 
@@ -94,10 +95,32 @@ def test_a_new_rule_set_trains_caches_and_loads(cache, monkeypatch):
     monkeypatch.setattr(training, "self_play", no_training)
     second = solver.train_model(rs, 3, progress=False)       # any seat count: one model
     assert second.source == "cache" and second.path == first.path
-    for a, b in zip(first.model.fields[-1].weights, second.model.fields[-1].weights):
+    for a, b in zip(first.model.fields[-1][0].weights, second.model.fields[-1][0].weights):
         np.testing.assert_array_equal(a, b)
     # Another foul penalty is another game: another model.
     assert training.model_path(custom(foul_penalty=7), 2) != first.path
+
+
+def test_a_rule_set_with_jokers_keeps_a_field_for_each_number_held(cache):
+    """A model trained for a deck with jokers has a field for each number of jokers a hand
+    can hold (solver.model.joker_groups), is cached under format 2 (a format-1 file of one
+    field is not taken for it) and loads with every group; one without jokers keeps the
+    format-1 name its files always had."""
+    rs = dataclasses.replace(solver.rule_set("two-jokers"), name="jokers-test", foul_penalty=9)
+    path = training.model_path(rs, 2)
+    assert path.name.endswith("-v2.npz")
+    assert training.model_path(custom(), 2).name.endswith("-v1.npz")
+    got = solver.train_model(rs, 2, progress=False)
+    assert got.path == path and len(got.model.fields[-1]) == 3
+    again = solver.train_model(rs, 2, progress=False)
+    assert again.source == "cache" and len(again.model.fields[-1]) == 3
+    for a, b in zip(got.model.fields[-1], again.model.fields[-1]):
+        np.testing.assert_array_equal(a.weights[2], b.weights[2])
+    # Each group is the field its hands meet: holding both jokers, the other hands hold
+    # none, so their Backs are weaker than those met holding none.
+    none, both = got.model.fields[-1][0], got.model.fields[-1][2]
+    mean = lambda f: (f.values[2] * f.weights[2]).sum() / f.weights[2].sum()
+    assert mean(both) < mean(none)
 
 
 def test_a_solve_trains_on_first_use_then_loads(cache, monkeypatch):
@@ -115,12 +138,12 @@ def test_a_solve_trains_on_first_use_then_loads(cache, monkeypatch):
 def test_the_default_model_is_preferred_to_the_quick_one(cache):
     rs = custom(foul_penalty=11)
     quick = solver.train_model(rs, 2, quick=True, progress=False)
-    assert training._on_first_use(rs, 2).fields[-1].weights[0].sum() == pytest.approx(
-        quick.model.fields[-1].weights[0].sum())
+    assert training._on_first_use(rs, 2).fields[-1][0].weights[0].sum() == pytest.approx(
+        quick.model.fields[-1][0].weights[0].sum())
     default = solver.train_model(rs, 2, progress=False)
     assert default.path != quick.path
-    used = training._on_first_use(rs, 2).fields[-1]
-    for a, b in zip(used.values, default.model.fields[-1].values):
+    used = training._on_first_use(rs, 2).fields[-1][0]
+    for a, b in zip(used.values, default.model.fields[-1][0].values):
         np.testing.assert_array_equal(a, b)
 
 
@@ -139,8 +162,8 @@ def test_training_in_chunks_gives_the_same_model(monkeypatch):
     seen = []
     parts = policy_training.self_play(rs, 2, rounds=2, deals=500, on_deals=seen.append)
     assert sum(seen) == 3 * 500 and max(seen) == 64
-    for a, b in zip(whole.fields[-1].values + whole.fields[-1].weights,
-                    parts.fields[-1].values + parts.fields[-1].weights):
+    for a, b in zip(whole.fields[-1][0].values + whole.fields[-1][0].weights,
+                    parts.fields[-1][0].values + parts.fields[-1][0].weights):
         np.testing.assert_array_equal(a, b)
 
 
