@@ -107,7 +107,7 @@ def job_key(job: tuple) -> tuple:
     if kind == "tables":                  # (rule sets of one deck share their tables)
         return kind, rs.spade_copies, rs.jokers, job[2]
     if kind == "scoring":
-        return kind, rs.scheme
+        return kind, rs.scheme, rs.loss_cap_per_deal != 0
     if kind == "model":
         from .model import table_kernel
         return kind, table_kernel(rs.scheme, rs.cards_dealt).py_func.__qualname__
@@ -120,8 +120,8 @@ def job_kernels(job: tuple) -> list:
     """The kernels (Numba dispatchers) ``job`` compiles: cold ones make it worth doing."""
     kind, rs = job[0], _rule_set(job[1])
     if kind == "scoring":
-        from .scoring import score_kernel_for
-        return [score_kernel_for(rs.scheme)]
+        from .scoring import scoring_kernel
+        return [scoring_kernel(rs)]
     if kind == "model":
         from .model import table_kernel
         return [table_kernel(rs.scheme, rs.cards_dealt)]
@@ -213,8 +213,8 @@ def kernels(rules="classic"):
     """The kernels the other process compiles (Numba dispatchers) for a solve of
     ``rules``, in order: the scoring, which the solving process waits for, then
     :func:`later_kernels`, which it need not wait for."""
-    from .scoring import score_kernel_for
-    return [score_kernel_for(_rule_set(rules).scheme)] + later_kernels(rules)
+    from .scoring import scoring_kernel
+    return [scoring_kernel(_rule_set(rules))] + later_kernels(rules)
 
 
 def later_kernels(rules="classic"):

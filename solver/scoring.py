@@ -720,7 +720,7 @@ def score_candidates(cand_vals, our_auto, opp_vals, opp_fouled, opp_auto, params
     K, S = cand_vals.shape[0], opp_vals.shape[0]
     out = np.empty((K, S), np.int32)
     fouled_bit = 1 if our_fouled else 0
-    kernel = score_kernel_for(int(params[P_SCHEME]))
+    kernel = score_kernel_for(*score_kernel_key(params))
 
     def run(start, stop):
         kernel(cand_vals, our_auto, fouled_bit, opp_vals, opp_fouled, opp_auto, params, out,
@@ -741,11 +741,28 @@ def describe(our_vals, opp_vals, opp_fouled, opp_auto, params):
 
 # The kernels, one a scheme (closures over numbers cache on disk like functions; they
 # call the helpers by their global names).
+def score_kernel_key(params) -> "tuple[int, bool]":
+    """The arguments of :func:`score_kernel_for` for a rule set's ``params``: its scheme,
+    and whether it caps a seat's loss per deal."""
+    scheme = int(params[P_SCHEME])
+    return scheme, bool(scheme == SCHEME_GENERAL and params[P_DEAL_CAP] != 0)
+
+
+def scoring_kernel(rules: RuleSet):
+    """:func:`score_candidates`' kernel for ``rules`` (scored at ``n`` seats: ``rules``
+    is then ``rules.at_seats(n)``)."""
+    capped = rules.scheme == SCHEME_GENERAL and rules.loss_cap_per_deal != 0
+    return score_kernel_for(rules.scheme, capped)
+
+
 @functools.lru_cache(maxsize=None)
-def score_kernel_for(scheme: int):
+def score_kernel_for(scheme: int, deal_cap: bool = False):
     """:func:`score_candidates`' kernel for rule sets of ``scheme``: ``f(cand_vals,
     our_auto, our_fouled, opp_vals, opp_fouled, opp_auto, params, out, start, stop)``
-    scores the samples start..stop-1 (``our_fouled``: 1 sets seat 0's foul bit)."""
+    scores the samples start..stop-1 (``our_fouled``: 1 sets seat 0's foul bit).
+    ``deal_cap``: the general scheme with a loss cap per deal (:func:`deal_capped_units`,
+    a kernel of its own: compiled into every general kernel, it doubled the time a first
+    solve of a rule set of the general scheme waited for its scoring)."""
     @njit
     def score_kernel(cand_vals, our_auto, our_fouled, opp_vals, opp_fouled, opp_auto, params,
                      out, start, stop):
@@ -753,7 +770,7 @@ def score_kernel_for(scheme: int):
         n = n_opp + 1
         me = np.int64(0)       # seat 0
         vals = np.empty((n, 3), np.int32)
-        if scheme == SCHEME_GENERAL:
+        if deal_cap:
             scratch = np.empty((2, n, n), np.int64)     # (for a loss cap per deal)
         for s in range(start, stop):
             fouled, auto = sample_flags(opp_fouled, opp_auto, s)
@@ -772,7 +789,7 @@ def score_kernel_for(scheme: int):
                 bits = home_run_bits(vals, fouled, auto, n, params, scheme)
                 hr_a = home_run_of(bits, n, me)
                 total = 0
-                if scheme == SCHEME_GENERAL and params[P_DEAL_CAP] != 0:
+                if deal_cap:
                     out[k, s] = deal_capped_units(vals, fouled, auto, n, me, bits, params,
                                                   scratch[0], scratch[1])
                     continue

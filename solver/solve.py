@@ -28,7 +28,7 @@ from .sampling import (DEPART_Z, Deals, Hand, Policy, adaptive_scores, anchor_se
                        check_memory, check_sampling, first_batch, given_opponents,
                        prepare_hand, use_pool)
 from .scoring import (AUTO_SURRENDER, describe, describer, row_bonus, score_candidates,
-                      score_kernel_for, scoring_params)
+                      scoring_kernel, scoring_params)
 from .search import dominance_failure, front_bonus_is_monotone, nondominated_arrangements
 from .solution import Alternative, Solution
 from .tables import category_name, row_tables
@@ -498,7 +498,7 @@ def _kernels(policy_kind: Optional[int], rules: RuleSet) -> list:
     """The kernels a solve runs (for the compile notices of :mod:`solver._jit`): with
     ``policy_kind`` not None, the opponents are set by that built-in policy, for
     ``rules``."""
-    kernels = [nondominated_arrangements, score_kernel_for(rules.scheme),
+    kernels = [nondominated_arrangements, scoring_kernel(rules),
                describer(rules.scheme)]
     if policy_kind is not None:
         kernels.append(set_hands_kernel(policy_kind, rules.scheme, rules.cards_dealt))
