@@ -107,7 +107,8 @@ def job_key(job: tuple) -> tuple:
     if kind == "tables":                  # (rule sets of one deck share their tables)
         return kind, rs.spade_copies, rs.jokers, job[2]
     if kind == "scoring":
-        return kind, rs.scheme, rs.loss_cap_per_deal != 0
+        from .scoring import scoring_kernel
+        return kind, scoring_kernel(rs).py_func.__qualname__
     if kind == "model":
         from .model import table_kernel
         return kind, table_kernel(rs.scheme, rs.cards_dealt).py_func.__qualname__

@@ -739,8 +739,6 @@ def describe(our_vals, opp_vals, opp_fouled, opp_auto, params):
     return rows.reshape(3, 3), scoop, scooped, int(home_runs), int(bonus)
 
 
-# The kernels, one a scheme (closures over numbers cache on disk like functions; they
-# call the helpers by their global names).
 def score_kernel_key(params) -> "tuple[int, bool]":
     """The arguments of :func:`score_kernel_for` for a rule set's ``params``: its scheme,
     and whether it caps a seat's loss per deal."""
@@ -755,6 +753,8 @@ def scoring_kernel(rules: RuleSet):
     return score_kernel_for(rules.scheme, capped)
 
 
+# The kernels, one a scheme (closures over numbers cache on disk like functions; they
+# call the helpers by their global names).
 @functools.lru_cache(maxsize=None)
 def score_kernel_for(scheme: int, deal_cap: bool = False):
     """:func:`score_candidates`' kernel for rule sets of ``scheme``: ``f(cand_vals,
