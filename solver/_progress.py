@@ -67,4 +67,8 @@ def time_left(points, total: int, round_size: int) -> Optional[float]:
     if latest < 2:
         return None
     (t1, d1), (tk, dk) = starts[1], starts[latest]
-    return round((total - points[-1][1]) * (tk - t1) / (dk - d1), 1)
+    if tk <= t1:                 # (heard together: no pace yet)
+        return None
+    left = (total - points[-1][1]) * (tk - t1) / (dk - d1)
+    # Work left is never "0.0 s" left: a tenth at least, until it is done.
+    return max(round(left, 1), 0.1) if points[-1][1] < total else 0.0

@@ -653,3 +653,25 @@ def test_the_guides_command_column_gives_each_commands_arguments():
                 want |= set(action.choices or [(action.metavar or action.dest).upper()
                                                 .split("|")[0]])
         assert set(guide[name][0]) == want, name
+
+
+def test_a_ctrl_c_that_c_code_turned_into_a_system_error_is_still_an_interrupt(monkeypatch,
+                                                                              capsys):
+    """Ctrl+C while C code ran Python for a moment comes back as ``SystemError: ...
+    returned a result with an exception set``, the KeyboardInterrupt its cause: one line
+    ``interrupted`` and 130 as any Ctrl+C; any other SystemError is not ours to hide."""
+    monkeypatch.setattr(_cli, "_interrupted_said", threading.Lock())
+
+    def interrupted_in_c():
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as e:
+            raise SystemError("<CPUDispatcher> returned a result with an exception set") from e
+
+    def broken():
+        raise SystemError("something else")
+
+    assert _cli.run_command(interrupted_in_c, "prog", {}, watch_interrupts=False) == 130
+    assert capsys.readouterr().err == "interrupted\n"
+    with pytest.raises(SystemError, match="something else"):
+        _cli.run_command(broken, "prog", {}, watch_interrupts=False)

@@ -263,3 +263,15 @@ def test_trainings_at_once_are_limited(monkeypatch, tmp_path):
         # The one under way still answers.
         again = client.post("/api/rules/train", json=dict(rules="house", rules_file=HOUSE))
         assert again.json()["id"] == first.json()["id"]
+
+
+def test_the_time_left_is_never_zero_while_work_is_left():
+    # Rounds heard together (no time between them: no pace yet) give no estimate, and a
+    # quick training's last seconds show a tenth at least, not "0 s left" (a suite run
+    # once saw 0.0 with work still to do); done is 0.
+    from solver._progress import time_left
+    together = [(1.0, 100), (1.0, 1100), (1.0, 2100), (1.0, 2300)]
+    assert time_left(together, 3000, round_size=1000) is None
+    quick = [(0.0, 100), (0.001, 1100), (0.002, 2100), (0.003, 2300)]
+    assert time_left(quick, 3000, round_size=1000) == 0.1
+    assert time_left(quick + [(0.004, 3000)], 3000, round_size=1000) == 0.0
