@@ -38,7 +38,7 @@ from typing import Optional
 from starlette.exceptions import HTTPException
 
 import solver
-from .. import _progress
+from .. import _jit, _progress
 from .._checks import check_int
 from ..training import PRESETS, model_path, trained_model
 from .errors import one_line
@@ -121,14 +121,8 @@ def _delete_model(path: Path) -> bool:
     """Delete a model file and its lock file, unless a process holds the lock (it is
     training or reading that model); whether it was deleted."""
     lock = path.with_suffix(".lock")
-    try:
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
+    held = _jit.hold_lock(str(lock))         # (None: another process holds it)
+    if held is None:
         return False
     try:
         path.unlink(missing_ok=True)
@@ -137,7 +131,7 @@ def _delete_model(path: Path) -> bool:
     except OSError:
         return False
     finally:
-        os.close(fd)
+        _jit.let_go(held)
 
 
 class Training:
