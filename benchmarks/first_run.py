@@ -70,15 +70,21 @@ def fresh_env(work: Path) -> dict:
     return env
 
 
-def first_run(root: Path, rules: "str | None", log: "Path | None" = None) -> float:
+def first_run(root: Path, rules: "str | None", log: "Path | None" = None,
+              kernels_from: "Path | None" = None) -> float:
     """Seconds from the start of ``python3 -m solver`` in a fresh copy of root/solver
     until it returns (its output checked), after which the copy's leftover processes
     are waited for and the copy removed.  With ``log``, every compile of the run (its
-    processes' lines of :data:`COMPILE_LOGGER`) is appended to that file."""
+    processes' lines of :data:`COMPILE_LOGGER`) is appended to that file.  With
+    ``kernels_from`` (a folder holding a ``solver`` package whose kernels were compiled),
+    the copy starts with that package's compiled kernels (:func:`copy_kernels`) and no
+    other cache."""
     work = Path(tempfile.mkdtemp(prefix="first-run-"))
     try:
         shutil.copytree(root / "solver", work / "solver",
                         ignore=shutil.ignore_patterns("__pycache__"))
+        if kernels_from is not None:
+            copy_kernels(kernels_from / "solver", work / "solver")
         env = fresh_env(work)
         if log is not None:
             (work / "hook").mkdir()
@@ -94,6 +100,21 @@ def first_run(root: Path, rules: "str | None", log: "Path | None" = None) -> flo
         return seconds
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def copy_kernels(package: Path, into: Path) -> int:
+    """Copy the compiled-kernel entries of ``package`` (``*.nbc`` in its ``__pycache__``
+    folders) and the digest of the sources they were compiled from
+    (``numba-sources.sha256``: without it the package deletes every entry as stale,
+    solver._jit) into the same places of the package ``into``; the entries copied."""
+    count = 0
+    for cache in package.rglob("__pycache__"):
+        for entry in (*cache.glob("*.nbc"), *cache.glob("numba-sources.sha256")):
+            target = into / entry.relative_to(package)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(entry, target)
+            count += entry.suffix == ".nbc"
+    return count
 
 
 def wait_until_unused(folder, limit: float = 600.0) -> None:

@@ -8,6 +8,14 @@ of the pair-by-pair ratios portable / native.  The entries each copy holds are c
 the end: a copy that compiled kernels of its own while timed would hold more.
 
     python3 benchmarks/portable_cache.py [rounds]
+
+With ``--first-run [rounds]``, the gain instead: a copy warmed with ``warm --rules joker
+--portable`` stands for a cache built on another machine, and the first ``python3 -m
+solver`` of a fresh copy of the package (another folder, its files' times new, every
+other cache empty, as benchmarks/first_run.py makes it) that starts with that copy's
+compiled kernels is timed against one that starts with none, in turn: medians and the
+pair-by-pair ratio.  (The entries are found by what they hold, not by where the package
+lies or when its files were written: solver._jit.KernelCache.)
 """
 import json
 import os
@@ -51,14 +59,15 @@ print(json.dumps(out))
 ''' % (str(HERE), RULES)
 
 
-def fresh_copy(kind: str):
-    """A copy of the package with every cache empty, warmed as ``kind`` says."""
+def fresh_copy(kind: str, rules=RULES):
+    """A copy of the package with every cache empty, warmed as ``kind`` says for
+    ``rules``."""
     work = Path(tempfile.mkdtemp(prefix=f"portable-cache-{kind}-"))
     shutil.copytree(ROOT / "solver", work / "solver",
                     ignore=shutil.ignore_patterns("__pycache__"))
     env = first_run.fresh_env(work)
     env["PYTHONPATH"] = str(work)
-    args = [sys.executable, "-m", "solver", "warm", "--rules", *RULES]
+    args = [sys.executable, "-m", "solver", "warm", "--rules", *rules]
     if kind == "portable":
         args.append("--portable")
     start = time.perf_counter()
@@ -91,5 +100,28 @@ def main(rounds: int) -> None:
         print(f"{kind}: {len(entries)} entries on disk")
 
 
+def first_runs(rounds: int) -> None:
+    """The first run's gain from a portable cache built elsewhere (the docstring)."""
+    built, _ = fresh_copy("portable", ["joker"])
+    times = {"with the portable cache": [], "empty": []}
+    for r in range(rounds):
+        order = list(times) if r % 2 == 0 else list(times)[::-1]
+        for kind in order:
+            source = built if kind == "with the portable cache" else None
+            times[kind].append(first_run.first_run(ROOT, None, kernels_from=source))
+            print(r, kind, f"{times[kind][-1]:.2f} s", flush=True)
+    for kind, t in times.items():
+        print(f"first python3 -m solver, {kind}: median {statistics.median(t):.2f} s "
+              f"({min(t):.2f}-{max(t):.2f})")
+    ratios = [a / b for a, b in zip(*times.values())]
+    print(f"with / empty, pair by pair: median {statistics.median(ratios):.2f} "
+          f"({min(ratios):.2f}-{max(ratios):.2f}), {rounds} rounds, load average "
+          f"{os.getloadavg()[0]:.1f} now")
+    shutil.rmtree(built, ignore_errors=True)
+
+
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 3)
+    if len(sys.argv) > 1 and sys.argv[1] == "--first-run":
+        first_runs(int(sys.argv[2]) if len(sys.argv) > 2 else 5)
+    else:
+        main(int(sys.argv[1]) if len(sys.argv) > 1 else 3)

@@ -311,8 +311,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="worker processes (default: one a core)")
     w.add_argument("--portable", action="store_true",
                    help="compile for any processor of this machine's architecture (a "
-                        "cache to copy to other machines; its code can be slower: "
-                        "benchmarks/README.md)")
+                        "cache to copy to other machines: copy the package's folder whole, "
+                        "its __pycache__ folders included; docs/guide/install.md)")
 
     h = sub.add_parser("help", formatter_class=Formatter, help="this help, or a command's",
                        description="The help of the command line, or of one command.")

@@ -394,3 +394,45 @@ def test_two_closures_of_one_factory_from_two_processes(tmp_path):
                              env=env, capture_output=True, text=True, timeout=600)
         assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr[-3000:]
         assert run.stderr == ""
+
+
+# Run in a copy of the package: compile (or load) one small kernel of it, and say how many
+# of its signatures came from the disk cache.
+USE_A_KERNEL = '''
+import numpy as np
+from solver.search import argsort_desc
+keys = np.array([3, 1, 2], np.int64)
+assert list(argsort_desc(keys, 1)) == [0, 2, 1]
+print(sum(argsort_desc._cache_hits.values()))
+'''
+
+
+def test_a_portable_cache_serves_a_copy_of_the_package_elsewhere(tmp_path):
+    """A cache built once for the generic processor (``warm --portable``) serves a copy of
+    the package in another folder, its files written at another time, on a processor of
+    the architecture (docs/guide/install.md, "Many machines: a cache built once"):
+    entries are found by what they hold, not by where or when, and the digest of the
+    sources comes with them."""
+    import shutil
+    for name in ("built", "elsewhere"):
+        (tmp_path / name).mkdir()
+    shutil.copytree(ROOT / "solver", tmp_path / "built" / "solver",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("NUMBA_CACHE_DIR", "NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES")}
+    env.update(HOME=str(tmp_path / "home"), SOLVER_QUIET="1", SOLVER_CACHE_DIR="")
+
+    def run(folder, **extra):
+        done = subprocess.run([sys.executable, "-c", USE_A_KERNEL], cwd=folder,
+                              env=dict(env, PYTHONPATH=str(folder), **extra),
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0 and done.stderr == "", done.stderr[-3000:]
+        return int(done.stdout)
+
+    assert run(tmp_path / "built", NUMBA_CPU_NAME=_jit.PORTABLE_CPU) == 0     # compiled
+    shutil.copytree(tmp_path / "built" / "solver", tmp_path / "elsewhere" / "solver")
+    for source in (tmp_path / "elsewhere" / "solver").rglob("*.py"):
+        os.utime(source, (source.stat().st_atime, source.stat().st_mtime + 3600))
+    assert run(tmp_path / "elsewhere") == 1                                    # loaded
+    entries = list((tmp_path / "elsewhere" / "solver" / "__pycache__").glob("search.*.nbc"))
+    assert len(entries) == 1, entries            # none compiled there for this processor
