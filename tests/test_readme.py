@@ -179,7 +179,8 @@ def test_two_setup_commands_and_ci_runs_the_test_one():
     main_job, tests = _setup_commands()
     venv = "python3 -m venv .venv && . .venv/bin/activate && "
     assert main_job == venv + "python3 -m pip install -e . && python3 -m solver"
-    assert tests.startswith(venv) and tests.endswith("&& python3 -m pytest -q")
+    assert tests.startswith(venv) and tests.endswith(
+        "&& python3 -m solver warm --all && python3 -m pytest -q")
     assert '-e ".[test]"' in tests
     ci = [row for row in (ROOT / ".ci" / "run").read_text().splitlines()
           if row.strip() and not row.lstrip().startswith("#")]
