@@ -8,6 +8,7 @@ page's workers crashed every later run with ``'descr' is NULL``.)"""
 import glob
 import os
 import pickle
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -413,7 +414,6 @@ def test_a_portable_cache_serves_a_copy_of_the_package_elsewhere(tmp_path):
     the architecture (docs/guide/install.md, "Many machines: a cache built once"):
     entries are found by what they hold, not by where or when, and the digest of the
     sources comes with them."""
-    import shutil
     for name in ("built", "elsewhere"):
         (tmp_path / name).mkdir()
     shutil.copytree(ROOT / "solver", tmp_path / "built" / "solver",
