@@ -12,7 +12,10 @@ search and the scoring (about 4.5 and 1.3 s), and the description of the answer 
 scoring scheme alone.
 When they are cold and there is a second core, :func:`solve` starts this module in
 another process (:func:`start`) to build the row tables where a fresh install has none
-yet (about 0.5 s for ``joker``'s), compile the scoring, say so on its standard output,
+yet (about 0.5 s for ``joker``'s), compile the callees of the model's kernel that the
+solving process reaches last (:func:`solver.model.model_parts`: it then loads them from
+the disk cache instead of compiling them, about a second less of its critical path),
+compile the scoring, say so on its standard output,
 and then compile :func:`later_kernels` (the search, the description, and the
 automatic-win check where the rule set has one) at the lowest priority (nice 19: on a
 busy machine they would otherwise take processor time from the first answer; at load 5
@@ -74,6 +77,9 @@ def _told(rules):
 # --- what a first solve compiles, as jobs ----------------------------------------------------
 # A job is a tuple, (kind, told rules[, cut]), that another process can be told as text:
 #   "tables"    the rule set's row tables, built into their disk cache if not there
+#   "model parts"  callees of the model's kernel (solver.model.model_parts), compiled
+#               here while the solving process compiles the kernel, which then loads
+#               them (a first solve's warm-up only: solver warm compiles the model whole)
 #   "scoring"   the scoring kernel of the rule set's scheme
 #   "model"     the model's kernel of its estimate and hand size (the solving process
 #               compiles it itself, on a first solve: it needs no tables)
@@ -85,15 +91,20 @@ def _told(rules):
 # What each took on an idle core (solver warm's order: the longest first, so that two
 # processes finish together).
 JOB_SECONDS = {"model": 4.5, "search": 3.0, "autowin": 2.5, "describe": 2.0, "scoring": 1.4,
-               "tables": 0.5}
+               "model parts": 1.0, "tables": 0.5}
 
 
-def jobs(rules="classic", cut=None) -> "list[tuple]":
+def jobs(rules="classic", cut=None, parts: bool = True) -> "list[tuple]":
     """The jobs of a first solve of ``rules`` (and ``cut``), in the order its warm-up
-    process runs them (the model's last: the solving process compiles it instead)."""
+    process runs them (the model's last: the solving process compiles it instead).
+    ``parts``: with the model's parts, which a warm-up process compiles ahead of the
+    scoring for the solving process (the scoring is needed only once the model's kernel
+    is compiled); ``solver warm``, which compiles the model whole, leaves them out."""
     rs = _rule_set(rules)
     told = rules if isinstance(rules, dict) else _told(rules)
     out = [("scoring", told), ("search", told), ("describe", told)]
+    if parts:
+        out.insert(0, ("model parts", told))
     if rs.cut_card == (cut is not None):
         out.insert(0, ("tables", told, cut))
     if rs.automatic_wins:
@@ -109,7 +120,7 @@ def job_key(job: tuple) -> tuple:
     if kind == "scoring":
         from .scoring import scoring_kernel
         return kind, scoring_kernel(rs).py_func.__qualname__
-    if kind == "model":
+    if kind in ("model", "model parts"):
         from .model import table_kernel
         return kind, table_kernel(rs.scheme, rs.cards_dealt).py_func.__qualname__
     if kind == "autowin":                 # (the plain pack's check, or any deck's)
@@ -126,6 +137,9 @@ def job_kernels(job: tuple) -> list:
     if kind == "model":
         from .model import table_kernel
         return [table_kernel(rs.scheme, rs.cards_dealt)]
+    if kind == "model parts":
+        from .model import model_parts
+        return [kernel for kernel, _ in model_parts(rs.scheme)]
     if kind == "search":
         from .search import nondominated_arrangements
         return [nondominated_arrangements]
@@ -159,6 +173,8 @@ def job_name(job: tuple) -> str:
         from .model import model_schemes
         schemes = " and ".join(_scheme_words(s) for s in model_schemes(rs.scheme))
         return f"the opponent model, {rs.cards_dealt} cards, {schemes} scoring"
+    if kind == "model parts":
+        return f"parts of the opponent model, {_scheme_words(rs.scheme)} scoring"
     if kind == "autowin":
         return "the automatic-win check" + ("" if rs.plain_deal else ", any deck")
     return {"search": "the search of a hand's arrangements",
@@ -184,6 +200,9 @@ def run_job(job: tuple) -> None:
     elif kind == "model":
         from .policy import compile_model_kernel
         compile_model_kernel(rs.scheme, rs.cards_dealt)
+    elif kind == "model parts":
+        from .policy import compile_model_parts
+        compile_model_parts(rs.scheme)
     elif kind == "search":
         from .scoring import scoring_params
         from .search import nondominated_arrangements
@@ -407,7 +426,7 @@ def warm(rule_sets, processes: "int | None" = None, portable: bool = False,
         told = _told(rs)
         if told is None:
             raise ValueError(f"{rs.name}: cannot be told to another process")
-        for job in jobs(told):
+        for job in jobs(told, parts=False):
             unique.setdefault(job_key(job), job)
     todo = sorted(unique.values(), key=lambda j: -JOB_SECONDS[j[0]])
     count = max(1, min(len(todo), processes or os.cpu_count() or 1))

@@ -42,6 +42,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 from llvmlite import ir
+from numba import typeof
 from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic, overload
@@ -602,6 +603,28 @@ def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
 # The schemes whose estimates are one function (_estimate_of), each to the one whose
 # kernel it runs.
 _ESTIMATE_FAMILY = {SCHEME_ROWS: SCHEME_EASTERN}
+
+
+def model_parts(scheme: int) -> "list[tuple]":
+    """The callees of :func:`table_kernel`'s kernel for ``scheme`` that a first solve's
+    warm-up process compiles while the solving process compiles the kernel itself
+    (solver._warmup), as (dispatcher, argument types): Numba compiles a kernel's callees
+    first, each into the disk cache, and a kernel being compiled takes a callee that is
+    on disk by the time it gets there instead of compiling it (Numba keeps each
+    callee's code for linking, so the kernel's machine code is the same either way).
+    Those the kernel reaches last come first: the other process starts later.  The
+    argument types are those the kernel passes (scratch arrays of its own, the
+    hand's group of model tables, the scheme family as a literal; the same for every
+    hand size), which tests/test_notice.py checks against a compiled kernel.  About a
+    second of the first run's critical path moves to the other core
+    (benchmarks/README.md, "The first run")."""
+    i64, f64, a64, a32 = types.int64, types.float64, types.int64[::1], types.int32[::1]
+    own = typeof(placeholder_model_tables())        # (hand_tables' type: views)
+    family = types.literal(_ESTIMATE_FAMILY.get(scheme, scheme))
+    return [(_score, (own, i64, i64, a32, a32, i64, i64, f64, a64, family)),
+            (_bound, (own, i64, i64, i64, family)),
+            (_sort, (a32, a32, a64, i64, a64, i64, i64, i64, a32, a64, a32)),
+            (_sort_fully, (a32, a32, a64, i64, i64, a64, a32))]
 
 
 def model_schemes(scheme: int) -> "tuple[int, ...]":

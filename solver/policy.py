@@ -24,8 +24,8 @@ import numpy as np
 from ._jit import in_ranges, njit, runnable
 from .autowin import best_kind, best_kind_any
 from .kernels import ordinal3, ordinal5
-from .model import (M_OPPONENTS, M_SCHEME, TableModel, model_seats, placeholder_model_tables,
-                    table_kernel, table_setter)
+from .model import (M_OPPONENTS, M_SCHEME, TableModel, model_parts, model_seats,
+                    placeholder_model_tables, table_kernel, table_setter)
 from .rules import RuleSet, cache_name
 from .scoring import (AUTO_SURRENDER, P_AUTO_ANY_DECK, P_AUTO_WILD, P_SCHEME,
                       P_SURRENDER_COST, auto_order, row_bonus, seat_score)
@@ -315,6 +315,16 @@ def compile_model_kernel(scheme: int, n_cards: int) -> None:
     _machine_code(table_kernel(scheme, n_cards),
                   (hands, placeholder_tables(), placeholder_model_tables(), auto, vals, masks,
                    estimates, 0, 1))
+
+
+def compile_model_parts(scheme: int) -> None:
+    """Compile (or load from the disk cache) the callees of the model's kernel for
+    ``scheme`` that :func:`solver.model.model_parts` lists, for the types the kernel
+    passes them: a first solve's other process does it while the solving process
+    compiles the kernel (solver._warmup), which then loads them instead."""
+    for kernel, argument_types in model_parts(scheme):
+        if hasattr(kernel, "compile"):          # (not as plain Python: NUMBA_DISABLE_JIT)
+            kernel.compile(argument_types)
 
 
 def one_hand_setter(kind, t, mt, params, field, n_seats, n_cards):

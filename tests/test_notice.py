@@ -198,6 +198,30 @@ print(len(kernel.signatures))
 JOKER_HAND = "As As Ks Qh Jd Td 9c 8c 7h 6h 5s 4d 3c 2h Kd Qc Jk"
 
 
+MODEL_PARTS = """
+import solver
+from solver.model import model_parts
+from solver.policy import compile_model_kernel
+for rules in ("joker", "classic"):
+    rs = solver.rule_set(rules)
+    compile_model_kernel(rs.scheme, rs.cards_dealt)
+    print(all(types in part.signatures for part, types in model_parts(rs.scheme)))
+"""
+
+
+def test_the_warm_up_compiles_the_model_parts_for_the_types_the_kernel_passes(tmp_path):
+    """The parts of the model's kernel that a first solve's warm-up process compiles
+    ahead (solver.model.model_parts) are compiled for the very types the kernel passes
+    them, for both hand sizes' code (else the solving process would compile them all
+    the same, and the other process's work would be wasted): the kernel compiled in a
+    process of its own, with an empty cache so that its callees are compiled too."""
+    said = subprocess.run(
+        [sys.executable, "-c", MODEL_PARTS],
+        env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), **{_jit.QUIET_ENV: "1"}),
+        capture_output=True, text=True, check=True).stdout.split()
+    assert said == ["True", "True"]
+
+
 def test_the_warm_up_compiles_what_a_solve_runs(monkeypatch):
     """The second process compiles exactly the signatures a solve calls (else its work
     is wasted), says it is ready once the scoring is compiled, and is only started when
@@ -216,6 +240,11 @@ def test_the_warm_up_compiles_what_a_solve_runs(monkeypatch):
     # The scoring, then the search, the description and the automatic-win check.
     assert kernels[1:] == _warmup.later_kernels("classic") and len(kernels) == 5
     assert len(_warmup.later_kernels("pagat")) == 2
+    # The model's parts go before the scoring (the solving process needs them first);
+    # solver warm, which compiles the model whole, does not compile them apart.
+    kinds = [job[0] for job in _warmup.jobs("classic")]
+    assert kinds.index("model parts") < kinds.index("scoring")
+    assert "model parts" not in [job[0] for job in _warmup.jobs("classic", parts=False)]
     before = {k: list(k.signatures) for k in kernels}
     ready_with = []
     _warmup.compile_them("classic", lambda: ready_with.append(
