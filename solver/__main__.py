@@ -37,6 +37,7 @@ text layout is :mod:`solver.display`'s.
 from __future__ import annotations
 
 import argparse
+import atexit
 import dataclasses
 import contextlib
 import json
@@ -763,5 +764,25 @@ def _warm(args) -> int:
     return warm(rule_sets, processes=args.processes, portable=args.portable)
 
 
+def cli() -> None:
+    """``python3 -m solver`` and the console script: :func:`main`, then the process ends at
+    once with its exit code: its output flushed and the exit handlers run (the
+    multiprocessing module's among them, which let go of a worker pool's semaphores),
+    but not the teardown of every object, which after a first run's compiling took 0.4 s
+    after the answer was printed (benchmarks/README.md, "The first run").  Nothing else
+    is left to do by then: the compiled kernels, row tables and pools are on disk (each
+    written whole and renamed into place before the command returns), every thread of
+    ours is a daemon, and a command's worker processes are stopped by it (after Ctrl+C
+    too, which can end the process the same way: :func:`solver._cli.interrupts_watched`)."""
+    code = main()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass                    # (a reader that stopped early: run_command's to say)
+    atexit._run_exitfuncs()         # (what a normal exit runs first: CPython's own call)
+    os._exit(code if isinstance(code, int) else 0 if code is None else 1)
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    cli()

@@ -65,9 +65,19 @@ def test_mypy_finds_the_installed_package_from_outside_the_repository(tmp_path):
 
 
 def test_the_console_script_is_the_command_line(pyproject):
-    assert pyproject["project"]["scripts"] == {"chinese-poker-solver": "solver.__main__:main"}
+    assert pyproject["project"]["scripts"] == {"chinese-poker-solver": "solver.__main__:cli"}
     from solver.__main__ import main
     assert main(["--version"]) == 0
+
+
+@pytest.mark.parametrize("argv, code", [(["--version"], 0), (["eval", "Zz"], 2)])
+def test_the_command_line_ends_with_its_exit_code_and_its_output_flushed(argv, code):
+    """cli() ends the process at once (os._exit): the exit code and every line of output
+    must still get out, with stdout a pipe (block-buffered)."""
+    run = subprocess.run([sys.executable, "-c", "from solver.__main__ import cli; cli()",
+                          *argv], capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == code
+    assert (run.stdout.strip() if code == 0 else run.stderr.strip()) != ""
 
 
 def test_the_study_page_ships_with_the_package(pyproject):
