@@ -615,9 +615,8 @@ def model_parts(scheme: int) -> "list[tuple]":
     Those the kernel reaches last come first: the other process starts later.  The
     argument types are those the kernel passes (scratch arrays of its own, the
     hand's group of model tables, the scheme family as a literal; the same for every
-    hand size), which tests/test_notice.py checks against a compiled kernel.  About a
-    second of the first run's critical path moves to the other core
-    (benchmarks/README.md, "The first run")."""
+    hand size), which tests/test_notice.py checks against a compiled kernel.  A first
+    run took 0.89 as long with them (benchmarks/README.md, "The first run")."""
     i64, f64, a64, a32 = types.int64, types.float64, types.int64[::1], types.int32[::1]
     own = typeof(placeholder_model_tables())        # (hand_tables' type: views)
     family = types.literal(_ESTIMATE_FAMILY.get(scheme, scheme))
