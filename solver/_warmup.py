@@ -79,7 +79,8 @@ def _told(rules):
 #   "tables"    the rule set's row tables, built into their disk cache if not there
 #   "model parts"  callees of the model's kernel (solver.model.model_parts), compiled
 #               here while the solving process compiles the kernel, which then loads
-#               them (a first solve's warm-up only: solver warm compiles the model whole)
+#               them (a first solve's warm-up only, so job_key, job_kernels, job_name
+#               and JOB_SECONDS, which serve solver warm, have no entry for it)
 #   "scoring"   the scoring kernel of the rule set's scheme
 #   "model"     the model's kernel of its estimate and hand size (the solving process
 #               compiles it itself, on a first solve: it needs no tables)
@@ -91,7 +92,7 @@ def _told(rules):
 # What each took on an idle core (solver warm's order: the longest first, so that two
 # processes finish together).
 JOB_SECONDS = {"model": 4.5, "search": 3.0, "autowin": 2.5, "describe": 2.0, "scoring": 1.4,
-               "model parts": 1.0, "tables": 0.5}
+               "tables": 0.5}
 
 
 def jobs(rules="classic", cut=None, parts: bool = True) -> "list[tuple]":
@@ -126,7 +127,7 @@ def job_key(job: tuple) -> tuple:
     if kind == "scoring":
         from .scoring import scoring_kernel
         return kind, scoring_kernel(rs).py_func.__qualname__
-    if kind in ("model", "model parts"):
+    if kind == "model":
         from .model import table_kernel
         return kind, table_kernel(rs.scheme, rs.cards_dealt).py_func.__qualname__
     if kind == "autowin":                 # (the plain pack's check, or any deck's)
@@ -143,9 +144,6 @@ def job_kernels(job: tuple) -> list:
     if kind == "model":
         from .model import table_kernel
         return [table_kernel(rs.scheme, rs.cards_dealt)]
-    if kind == "model parts":
-        from .model import model_parts
-        return [kernel for kernel, _ in model_parts(rs.scheme)]
     if kind == "search":
         from .search import nondominated_arrangements
         return [nondominated_arrangements]
@@ -179,8 +177,6 @@ def job_name(job: tuple) -> str:
         from .model import model_schemes
         schemes = " and ".join(_scheme_words(s) for s in model_schemes(rs.scheme))
         return f"the opponent model, {rs.cards_dealt} cards, {schemes} scoring"
-    if kind == "model parts":
-        return f"parts of the opponent model, {_scheme_words(rs.scheme)} scoring"
     if kind == "autowin":
         return "the automatic-win check" + ("" if rs.plain_deal else ", any deck")
     return {"search": "the search of a hand's arrangements",
