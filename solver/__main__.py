@@ -307,7 +307,10 @@ def _parser() -> argparse.ArgumentParser:
                        epilog=f"example: {prog} warm --rules joker classic")
     w.add_argument("--rules", nargs="+", metavar="NAME|FILE", default=None,
                    help=f"the rule sets (default: joker); {RULES_HELP}")
-    w.add_argument("--all", action="store_true", help="every shipped rule set")
+    w.add_argument("--all", action="store_true",
+                   help="every shipped rule set, and the stand-ins that let a first solve "
+                        "of any other rule set (a file's) answer without compiling its own "
+                        "model and scoring first")
     w.add_argument("--processes", type=int, default=None, metavar="N",
                    help="worker processes (default: one a core)")
     w.add_argument("--portable", action="store_true",
@@ -761,7 +764,8 @@ def _warm(args) -> int:
     rule_sets = [rule_set(name) for name in names]          # (a bad name: one line)
     if args.processes is not None:
         check_int("--processes", args.processes, 1)
-    return warm(rule_sets, processes=args.processes, portable=args.portable)
+    return warm(rule_sets, processes=args.processes, portable=args.portable,
+                stand_ins=args.all)
 
 
 def cli() -> None:

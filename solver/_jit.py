@@ -602,6 +602,23 @@ def runnable(kernel):
     return as_python(kernel)
 
 
+def stand_in(kernel, substitute):
+    """``kernel``, or, while another process is compiling it for this one
+    (:func:`compiled_elsewhere`) and it is still cold here, ``substitute`` where that is
+    warm: a kernel that computes the same results for the same arguments, compiled
+    already (the model's kernel of every scheme, the general scoring: solver._warmup,
+    "stand-ins"), so that this process neither compiles ``kernel`` as well nor waits."""
+    if not _compiled_elsewhere:
+        return kernel                 # (every call asks: the usual answer comes first)
+    process = _compiled_elsewhere.get(kernel)
+    if process is None:
+        return kernel
+    if process.poll() is not None or _is_warm(kernel):
+        _compiled_elsewhere.pop(kernel, None)
+        return kernel
+    return substitute if _is_warm(substitute) else kernel
+
+
 def _is_warm(kernel) -> bool:
     """Whether calling ``kernel`` will not compile: it is compiled in this process, it is
     not a Numba dispatcher at all (``NUMBA_DISABLE_JIT=1``), or an entry of it that this

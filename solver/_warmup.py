@@ -36,6 +36,23 @@ for ``joker``, and with the tables built here too, about 0.9 for ``joker``:
 benchmarks/README.md.)  The answer does not depend on any of it: the kernels are the
 same whichever process compiles them, and their Python source gives the same results.
 ``SOLVER_WARMUP=0`` turns it off.
+
+Stand-ins.  A rule set's model and scoring kernels are its scheme's own (its estimate
+or settlement alone, and the hand size for the model), so the first solve of a rule set
+of another scheme than those solved before would compile both again (about 4 s in the
+solving process).  Two kernels serve every scheme with the same results: the model's
+kernel of every scheme (:data:`solver.model.ANY_SCHEME`, one a hand size: it reads the
+scheme from the tables and calls the same estimate, so it sets every hand the same way,
+and about as fast) and the general scoring (which settles every rule set as its own
+kernel does).  They compile longer (about 10 and 4 s), so a first solve never waits for
+them: after its own jobs, at the lowest priority, a first solve's warm-up process
+compiles them (:func:`stand_in_jobs`: the model for 13 cards and the rule set's hand
+size, and the general scoring), as ``solver warm --all`` does for every hand size.  A
+later first solve of another scheme whose own kernels are cold and whose stand-ins are
+on disk (:func:`_standing_in`) runs the stand-ins (:func:`solver._jit.stand_in`) while
+its warm-up process compiles its own kernels, the model's included, for the solves to
+come: it neither compiles them nor waits for them (benchmarks/README.md, "The first
+run": ``classic`` after ``joker``).
 """
 from __future__ import annotations
 
@@ -91,8 +108,8 @@ def _told(rules):
 # set that shares it.
 # What each took on an idle core (solver warm's order: the longest first, so that two
 # processes finish together).
-JOB_SECONDS = {"model": 4.5, "search": 3.0, "autowin": 2.5, "describe": 2.0, "scoring": 1.4,
-               "tables": 0.5}
+JOB_SECONDS = {"stand-in model": 9.0, "model": 4.5, "stand-in scoring": 4.0, "search": 3.0,
+               "autowin": 2.5, "describe": 2.0, "scoring": 1.4, "tables": 0.5}
 
 
 def jobs(rules="classic", cut=None, parts: bool = True) -> "list[tuple]":
@@ -119,8 +136,23 @@ def jobs(rules="classic", cut=None, parts: bool = True) -> "list[tuple]":
     return out + [("model", told)]
 
 
+def stand_in_jobs(rules, sizes=None) -> "list[tuple]":
+    """The stand-in jobs a first solve of ``rules`` leaves its warm-up process (after its
+    own, at the lowest priority): the model's kernel of every scheme for 13 cards (what
+    most rule sets deal) and ``sizes`` (default: the rule set's hand size), then the
+    general scoring (see "Stand-ins" above)."""
+    rs = _rule_set(rules)
+    sizes = [rs.cards_dealt] if sizes is None else list(sizes)
+    return ([("stand-in model", n) for n in dict.fromkeys([13] + sorted(sizes))]
+            + [("stand-in scoring",)])
+
+
 def job_key(job: tuple) -> tuple:
     """What ``job`` computes, the same for every rule set it serves."""
+    if job[0] == "stand-in model":
+        return job
+    if job[0] == "stand-in scoring":     # (the general scheme's scoring kernel)
+        return "scoring", job_kernels(job)[0].py_func.__qualname__
     kind, rs = job[0], _rule_set(job[1])
     if kind == "tables":                  # (rule sets of one deck share their tables)
         return kind, rs.spade_copies, rs.jokers, job[2]
@@ -137,6 +169,13 @@ def job_key(job: tuple) -> tuple:
 
 def job_kernels(job: tuple) -> list:
     """The kernels (Numba dispatchers) ``job`` compiles: cold ones make it worth doing."""
+    if job[0] == "stand-in model":
+        from .model import ANY_SCHEME, table_kernel
+        return [table_kernel(ANY_SCHEME, job[1])]
+    if job[0] == "stand-in scoring":
+        from .rules import SCHEME_GENERAL
+        from .scoring import score_kernel_for
+        return [score_kernel_for(SCHEME_GENERAL)]
     kind, rs = job[0], _rule_set(job[1])
     if kind == "scoring":
         from .scoring import scoring_kernel
@@ -168,6 +207,10 @@ def _scheme_words(scheme: int) -> str:
 
 def job_name(job: tuple) -> str:
     """``job`` as ``solver warm`` says it."""
+    if job[0] == "stand-in model":
+        return f"the opponent model, {job[1]} cards, every scheme (a stand-in)"
+    if job[0] == "stand-in scoring":
+        return "the scoring, general scheme (a stand-in for every scheme)"
     kind, rs = job[0], _rule_set(job[1])
     if kind == "tables":
         return f"the row tables of {rs.name}" + (f" (cut {job[2]})" if job[2] is not None else "")
@@ -191,6 +234,19 @@ def run_job(job: tuple) -> None:
     that reads no table."""
     import numba
     import numpy as np
+    if job[0] == "stand-in model":
+        from .model import ANY_SCHEME
+        from .policy import compile_model_kernel
+        compile_model_kernel(ANY_SCHEME, job[1])
+        return
+    if job[0] == "stand-in scoring":
+        from .rules import SCHEME_GENERAL
+        from .scoring import P_SCHEME, score_candidates, scoring_params
+        params = scoring_params(_rule_set("classic")).copy()     # (any rule set's types)
+        params[P_SCHEME] = SCHEME_GENERAL
+        cand = np.zeros((1, 3), np.int32)
+        score_candidates(cand, 0, *_opponents_of(cand), params)
+        return
     kind, rs = job[0], _rule_set(job[1])
     if kind == "tables":
         from .rows import tables_for
@@ -264,28 +320,35 @@ def _opponents_of(cand):
             np.zeros((1, 3), np.int8))
 
 
-def compile_them(rules="classic", ready=None, cut=None) -> None:
+def compile_them(rules="classic", ready=None, cut=None, model: bool = False,
+                 stand_ins: bool = True) -> None:
     """The warm-up process of a first solve of ``rules`` (and ``cut``): each of its
     :func:`jobs` but the model's (the solving process compiles that meanwhile, from its
-    types alone), in order; ``ready()``, if given, is called once the scoring is
-    compiled.  It holds the rule set's warm-up lock (:func:`_warming_lock`) while it
+    types alone; with ``model``, it runs a stand-in instead and this process compiles
+    the model too), in order; ``ready()``, if given, is called once the scoring is
+    compiled.  Then, with ``stand_ins``, the :func:`stand_in_jobs` whose kernels are
+    cold.  It holds the rule set's warm-up lock (:func:`_warming_lock`) while it
     works, so that the solves that start meanwhile run the later kernels as Python
     rather than start another; if another process holds it, that one is doing this
     work, and this one says it is ready and ends."""
-    from ._jit import hold_lock, let_go
+    from ._jit import cold_kernels, hold_lock, let_go
     lock = _warming_lock(rules, cut)
     held = hold_lock(lock) if lock is not None else None
     try:
         for job in jobs(rules, cut):
             if lock is not None and held is None and job[0] != "tables":
                 break                          # (another process is at it)
-            if job[0] != "model":
+            if job[0] != "model" or model:
                 run_job(job)
             if job[0] == "scoring" and ready is not None:
                 ready()
                 ready = None
         if ready is not None:
             ready()
+        if stand_ins and (lock is None or held is not None):
+            for job in stand_in_jobs(rules):
+                if cold_kernels(job_kernels(job)):
+                    run_job(job)
     finally:
         let_go(held)
 
@@ -325,7 +388,10 @@ def _say_ready() -> None:
     processors as equals; at the lowest priority (nice 19) the later kernels take only
     what the solving process and the machine's other work leave (on an idle machine with
     a core each, nothing changes)."""
-    print(READY, flush=True)
+    try:
+        print(READY, flush=True)
+    except OSError:
+        pass                          # (the solving process did not wait, and has ended)
     try:
         os.nice(19)                   # (an increment: the kernel caps it at the lowest)
     except (AttributeError, OSError):
@@ -359,33 +425,56 @@ def start(meanwhile, rules="classic", cut=None):
         return None
     if os.environ.get(WARMUP_ENV, "1") == "0" or (os.cpu_count() or 1) < 2:
         return None
+    standing = _standing_in(meanwhile, rules)
     cold = cold_kernels(kernels(rules))
-    if not cold:
+    if not cold and not standing:
         return None
     told = _told(rules)
     if told is None:
         return None
+    scoring = kernels(rules)[0]
     lock = _warming_lock(told, cut)
     if lock is not None and lock_is_held(lock):
-        if not cold_kernels(kernels(rules)[:1]):      # (past the scoring: not waited for)
+        # (Past the scoring, or running its stand-in: not waited for.)
+        if scoring in standing or not cold_kernels([scoring]):
             elsewhere = _WarmingElsewhere(lock)
-            compiled_elsewhere(later_kernels(rules), elsewhere)
+            compiled_elsewhere(later_kernels(rules) + standing, elsewhere)
             return elsewhere
     # This very package (not whatever "solver" the current folder holds), told the rule set.
     package_parent = str(Path(__file__).resolve().parent.parent)
     code = (f"import sys; sys.path.insert(0, {package_parent!r}); "
             f"from solver._warmup import compile_them, _say_ready; "
-            f"compile_them({told!r}, _say_ready, {cut!r})")
+            f"compile_them({told!r}, _say_ready, {cut!r}, model={meanwhile in standing})")
     try:
         process = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL,
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                    text=True)
     except OSError:
         return None                   # cannot start a process here: compile in this one
-    # Only a cold scoring is waited for; the later kernels run as Python meanwhile.
-    process.wait_for_ready = bool(cold_kernels(kernels(rules)[:1]))
-    compiled_elsewhere(later_kernels(rules), process)
+    # Only a cold scoring with no stand-in is waited for; the later kernels run as Python
+    # meanwhile.
+    process.wait_for_ready = scoring not in standing and bool(cold_kernels([scoring]))
+    compiled_elsewhere(later_kernels(rules) + standing, process)
     return process
+
+
+def _standing_in(meanwhile, rules) -> list:
+    """The kernels of a first solve of ``rules`` that are cold and have a stand-in on
+    disk or in memory, which the solve then runs while the other process compiles them
+    (see "Stand-ins" above): ``meanwhile``, where it is the model's kernel, and the
+    scoring (not where it is the general scheme's already)."""
+    from ._jit import cold_kernels
+    from .model import ANY_SCHEME, table_kernel
+    from .rules import SCHEME_GENERAL
+    from .scoring import score_kernel_for, scoring_kernel
+    rs = _rule_set(rules)
+    pairs = [(meanwhile, table_kernel(ANY_SCHEME, rs.cards_dealt))]
+    if meanwhile is not table_kernel(rs.scheme, rs.cards_dealt):
+        pairs = []                                   # (another policy than the model)
+    if rs.scheme != SCHEME_GENERAL:
+        pairs.append((scoring_kernel(rs), score_kernel_for(SCHEME_GENERAL)))
+    return [own for own, stand_in in pairs
+            if cold_kernels([own]) and not cold_kernels([stand_in])]
 
 
 def finish(process) -> None:
@@ -409,13 +498,14 @@ def finish(process) -> None:
 
 # --- python3 -m solver warm: every job of some rule sets, in parallel processes -------------
 def warm(rule_sets, processes: "int | None" = None, portable: bool = False,
-         out=None) -> int:
+         out=None, stand_ins: bool = False) -> int:
     """Do the :func:`jobs` of a first solve of each of ``rule_sets`` (names, files or
     RuleSets), each job once however many rule sets share it, in ``processes`` worker
     processes at once (default: one a core), the longest first; say each job's result
     on ``out`` (default stdout) as it comes, then the whole.  ``portable``: compile for
     the generic processor of this machine's architecture (``NUMBA_CPU_NAME=generic``),
-    entries any machine of the same platform can load (solver._jit.KernelCache).  The
+    entries any machine of the same platform can load (solver._jit.KernelCache).
+    ``stand_ins``: the stand-ins too, for the rule sets' hand sizes (``--all``).  The
     exit code: 0, or 1 if a job failed.  Ctrl+C stops the workers at once; what they
     had finished stays on disk."""
     out = out if out is not None else sys.stdout
@@ -429,6 +519,10 @@ def warm(rule_sets, processes: "int | None" = None, portable: bool = False,
         if told is None:
             raise ValueError(f"{rs.name}: cannot be told to another process")
         for job in jobs(told, parts=False):
+            unique.setdefault(job_key(job), job)
+    if stand_ins:
+        sizes = {_rule_set(rules).cards_dealt for rules in rule_sets}
+        for job in stand_in_jobs(rule_sets[0], sizes):
             unique.setdefault(job_key(job), job)
     todo = sorted(unique.values(), key=lambda j: -JOB_SECONDS[j[0]])
     count = max(1, min(len(todo), processes or os.cpu_count() or 1))

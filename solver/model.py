@@ -596,8 +596,19 @@ def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
 
     One kernel serves every scheme of one estimate (:func:`_estimate_of`): the rows and
     eastern schemes add up the rows alike, so ``pagat`` and ``classic:eastern`` share
-    theirs (a first solve of one after the other compiles no model)."""
+    theirs (a first solve of one after the other compiles no model).
+
+    ``scheme`` :data:`ANY_SCHEME`: the kernel of every scheme of one hand size, which
+    reads the scheme from the tables (``mt.params[M_SCHEME]``) and calls the same
+    estimate as the scheme's own kernel, so it sets every hand the same way, and about
+    as fast; it compiles about 1.5 times as long (benchmarks/README.md, "The first
+    run").  A first solve of a rule set whose own kernel is not compiled yet runs it
+    instead where it is (solver._warmup, "stand-ins")."""
     return _table_kernel(_ESTIMATE_FAMILY.get(scheme, scheme), n_cards, backs)
+
+
+# table_kernel's scheme for the kernel of every scheme (one a hand size).
+ANY_SCHEME = -1
 
 
 # The schemes whose estimates are one function (_estimate_of), each to the one whose
@@ -645,6 +656,10 @@ def _table_kernel(scheme: int, n_cards: int, backs: "int | None"):
         # 64 a word).  Numba drops the code of the other hand size when it compiles, as
         # it drops the other schemes' (a branch on a constant None is settled then),
         # about a second less of a first run.
+        # The scheme: the kernel's own (a literal: Numba compiles its estimate alone), or
+        # for the kernel of any scheme (ANY_SCHEME), the tables' (each estimate is
+        # then chosen where it is called, by a branch that always goes the same way).
+        the_scheme = np.int64(mt.params[M_SCHEME]) if scheme == ANY_SCHEME else scheme
         tab = np.empty(1 << 13, np.uint16) if n13 else None
         bits = None if n13 else np.empty((words, n_cards), np.uint64)
         # Buckets of ordinals: at most 256, each 2 ** shift consecutive ordinals.
@@ -745,7 +760,7 @@ def _table_kernel(scheme: int, n_cards: int, backs: "int | None"):
                 rej_prev = max(rej_prev, rej_here)
                 rej_here = rej_f = rej_b = -1
                 top = min(((nb - k) << shift) - 1, m_star)     # the bucket's strongest
-                if _bound(own, min(f_star, top - 1), top, top, scheme) <= best:
+                if _bound(own, min(f_star, top - 1), top, top, the_scheme) <= best:
                     break                     # this bucket and every weaker one
                 for p in range(lo, hi):
                     v = subsets[p]
@@ -780,7 +795,7 @@ def _table_kernel(scheme: int, n_cards: int, backs: "int | None"):
                     if f_bound <= rej_prev or (f_bound <= rej_f and ob <= rej_b):
                         continue
                     mid = min(m_star, ob)
-                    if _bound(own, min(f_bound, mid - 1), mid, ob, scheme) <= best:
+                    if _bound(own, min(f_bound, mid - 1), mid, ob, the_scheme) <= best:
                         rej_f, rej_b = f_bound, ob
                         rej_here = max(rej_here, f_bound)
                         continue
@@ -818,7 +833,7 @@ def _table_kernel(scheme: int, n_cards: int, backs: "int | None"):
                             word += 1
                             free = ~np.uint64(0)
                         mid = min(m_top, ob)
-                        if _bound(own, min(f_bound, mid - 1), mid, ob, scheme) <= best:
+                        if _bound(own, min(f_bound, mid - 1), mid, ob, the_scheme) <= best:
                             continue
                     if backs is not None:
                         if searched >= backs and best > -np.inf:
@@ -845,7 +860,7 @@ def _table_kernel(scheme: int, n_cards: int, backs: "int | None"):
                                     legal = (of < om) & (om <= ob)
                                     m_bound = max(m_bound, om if legal else 0)
                                     f_bound = max(f_bound, of if legal else 0)
-                        if m_bound == 0 or _bound(own, f_bound, m_bound, ob, scheme) <= best:
+                        if m_bound == 0 or _bound(own, f_bound, m_bound, ob, the_scheme) <= best:
                             continue
                         # The legal splits, Middles in position order (Fronts in reverse order).
                         # Where the estimate is monotone, a split whose Middle and Front are
@@ -870,7 +885,7 @@ def _table_kernel(scheme: int, n_cards: int, backs: "int | None"):
                                     n_cand += (of < om) & (om <= ob) & ((of > dom_f)
                                                                         | (om > dom_m))
                         found[3] = -1
-                        new = _score(own, ob, mb, cand_m, cand_f, n_cand, shift, best, found, scheme)
+                        new = _score(own, ob, mb, cand_m, cand_f, n_cand, shift, best, found, the_scheme)
                         if new != best:
                             best = new
                             rej_prev = rej_here = rej_f = rej_b = -1
@@ -902,7 +917,7 @@ def _table_kernel(scheme: int, n_cards: int, backs: "int | None"):
                     for r in range(q + 1, start[km + 1]):
                         legal = ((subsets[r] & mb) == 0) & (subsets[r] <= cap)
                         m_bound = max(m_bound, (subsets[r] >> ORD_SHIFT) if legal else 0)
-                    if _bound(own, min(f_bound, m_bound - 1), m_bound, ob, scheme) <= best:
+                    if _bound(own, min(f_bound, m_bound - 1), m_bound, ob, the_scheme) <= best:
                         continue
                     # The Middles bucket by bucket, each with the strongest Front below it of
                     # those the two leave.
@@ -922,7 +937,7 @@ def _table_kernel(scheme: int, n_cards: int, backs: "int | None"):
                         # (The first bucket passes: its strongest is at least m_bound.)
                         m_cap = min(((nb - km + 1) << shift) - 1, ob)   # the bucket's strongest
                         if lo2 != q and _bound(own, min(f_bound, m_cap - 1), m_cap, ob,
-                                               scheme) <= best:
+                                               the_scheme) <= best:
                             break             # this bucket and every weaker one
                         # The bucket's Middles a batch at a time: first those disjoint from
                         # the Back and no stronger, gathered without a branch (one Middle in
@@ -969,7 +984,7 @@ def _table_kernel(scheme: int, n_cards: int, backs: "int | None"):
                                 cand_f[n_cand] = u
                                 n_cand += 1
                             best = _score(own, ob, mb, cand_m, cand_f, n_cand, shift, best,
-                                          found, scheme)
+                                          found, the_scheme)
                     if best != was:
                         rej_prev = rej_here = rej_f = rej_b = -1
             for r in range(3):

@@ -21,10 +21,10 @@ import threading
 from pathlib import Path
 
 import numpy as np
-from ._jit import in_ranges, njit, runnable
+from ._jit import in_ranges, njit, runnable, stand_in
 from .autowin import best_kind, best_kind_any
 from .kernels import ordinal3, ordinal5
-from .model import (M_OPPONENTS, M_SCHEME, TableModel, model_parts, model_seats,
+from .model import (ANY_SCHEME, M_OPPONENTS, M_SCHEME, TableModel, model_parts, model_seats,
                     placeholder_model_tables, table_kernel, table_setter)
 from .rules import RuleSet, cache_name
 from .scoring import (AUTO_SURRENDER, P_AUTO_ANY_DECK, P_AUTO_WILD, P_SCHEME,
@@ -248,7 +248,7 @@ def _kernel_call(kind, t, mt, params, field, n_seats, n_cards):
     if kind == POLICY_TABLE:
         def arguments(hands, auto, vals, masks, estimates, start, stop):
             return hands, t, mt, auto, vals, masks, estimates, start, stop
-        return table_kernel(int(mt.params[M_SCHEME]), n_cards), arguments
+        return model_kernel(int(mt.params[M_SCHEME]), n_cards), arguments
     if kind == POLICY_FIELD:
         def arguments(hands, auto, vals, masks, estimates, start, stop):
             return hands, t, params, field, n_seats, auto, vals, masks, start, stop
@@ -307,12 +307,22 @@ def _one_hand_arrays(n_cards: int):
             np.empty((1, 1)))
 
 
+def model_kernel(scheme: int, n_cards: int):
+    """The model's kernel that sets hands of ``n_cards`` under a rule set of ``scheme``:
+    its own (:func:`solver.model.table_kernel`), or while another process compiles that
+    for this one, the kernel of every scheme where it is compiled (the same settings:
+    solver._warmup, "stand-ins")."""
+    own = table_kernel(scheme, n_cards)
+    return stand_in(own, table_kernel(ANY_SCHEME, n_cards))
+
+
 def compile_model_kernel(scheme: int, n_cards: int) -> None:
     """Compile (or load from the disk cache) the model's kernel for the argument types
     :func:`set_hands` passes it, from the types alone: no row tables are needed, so a
-    first solve does it while the other process builds them (solver._warmup)."""
+    first solve does it while the other process builds them (solver._warmup).  (While
+    another process compiles it, :func:`model_kernel`'s stand-in is loaded instead.)"""
     hands, auto, vals, masks, estimates = _one_hand_arrays(n_cards)
-    _machine_code(table_kernel(scheme, n_cards),
+    _machine_code(model_kernel(scheme, n_cards),
                   (hands, placeholder_tables(), placeholder_model_tables(), auto, vals, masks,
                    estimates, 0, 1))
 

@@ -21,7 +21,7 @@ import functools
 
 import numpy as np
 
-from ._jit import in_ranges, njit, runnable
+from ._jit import in_ranges, njit, runnable, stand_in
 from .rule_file import MULTIPLIER, UNITS
 from .rules import (AUTOMATIC_WINS, BONUS_REPLACE, CATEGORIES, CATEGORY_INDEX, N_RANKS,
                     PAID_ROW_MADE, ROWS, SCHEME_EASTERN,
@@ -720,7 +720,7 @@ def score_candidates(cand_vals, our_auto, opp_vals, opp_fouled, opp_auto, params
     K, S = cand_vals.shape[0], opp_vals.shape[0]
     out = np.empty((K, S), np.int32)
     fouled_bit = 1 if our_fouled else 0
-    kernel = score_kernel_for(*score_kernel_key(params))
+    kernel, params = scoring_call(params)
 
     def run(start, stop):
         kernel(cand_vals, our_auto, fouled_bit, opp_vals, opp_fouled, opp_auto, params, out,
@@ -737,6 +737,25 @@ def describe(our_vals, opp_vals, opp_fouled, opp_auto, params):
     rows, scoop, scooped, home_runs, bonus = runnable(describer(int(params[P_SCHEME])))(
         our_vals, opp_vals, opp_fouled, opp_auto, params)
     return rows.reshape(3, 3), scoop, scooped, int(home_runs), int(bonus)
+
+
+def scoring_call(params) -> tuple:
+    """(kernel, params) that :func:`score_candidates` runs for a rule set's ``params``:
+    its scheme's kernel (:func:`score_kernel_for`), or while another process compiles
+    that for this one, the general kernel where it is compiled, with the params of the
+    general scheme (which settle every rule set as its own kernel does:
+    tests/test_scoring_general.py; solver._warmup, "stand-ins").  A loss cap per deal
+    has a kernel of its own and no stand-in."""
+    key = score_kernel_key(params)
+    own = score_kernel_for(*key)
+    if key[0] == SCHEME_GENERAL or key[1]:
+        return own, params
+    kernel = stand_in(own, score_kernel_for(SCHEME_GENERAL))
+    if kernel is own:
+        return own, params
+    general = params.copy()
+    general[P_SCHEME] = SCHEME_GENERAL
+    return kernel, general
 
 
 def score_kernel_key(params) -> "tuple[int, bool]":
