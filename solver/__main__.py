@@ -309,7 +309,7 @@ def _parser() -> argparse.ArgumentParser:
                    help=f"the rule sets (default: joker); {RULES_HELP}")
     w.add_argument("--all", action="store_true",
                    help="every shipped rule set, and the stand-ins that let a first solve "
-                        "of any other rule set (a file's) answer without compiling its own "
+                        "of a rule set of another kind answer without compiling its own "
                         "model and scoring first")
     w.add_argument("--processes", type=int, default=None, metavar="N",
                    help="worker processes (default: one a core)")
