@@ -601,8 +601,8 @@ def table_kernel(scheme: int, n_cards: int, backs: "int | None" = None):
     ``scheme`` :data:`ANY_SCHEME`: the kernel of every scheme of one hand size, which
     reads the scheme from the tables (``mt.params[M_SCHEME]``) and calls the same
     estimate as the scheme's own kernel, so it sets every hand the same way, and about
-    as fast; it compiles about 1.5 times as long (benchmarks/README.md, "The first
-    run").  A first solve of a rule set whose own kernel is not compiled yet runs it
+    as fast; it compiles about 1.5 times as long (benchmarks/details/first-run.md,
+    "stand-ins").  A first solve of a rule set whose own kernel is not compiled yet runs it
     instead where it is (solver._warmup, "stand-ins")."""
     return _table_kernel(_ESTIMATE_FAMILY.get(scheme, scheme), n_cards, backs)
 
@@ -885,7 +885,8 @@ def _table_kernel(scheme: int, n_cards: int, backs: "int | None"):
                                     n_cand += (of < om) & (om <= ob) & ((of > dom_f)
                                                                         | (om > dom_m))
                         found[3] = -1
-                        new = _score(own, ob, mb, cand_m, cand_f, n_cand, shift, best, found, the_scheme)
+                        new = _score(own, ob, mb, cand_m, cand_f, n_cand, shift, best, found,
+                                     the_scheme)
                         if new != best:
                             best = new
                             rej_prev = rej_here = rej_f = rej_b = -1
