@@ -55,11 +55,13 @@ class _Compiling:
         return None
 
 
-def _standing_in(monkeypatch, own):
+def _standing_in(monkeypatch, own, stand_ins=()):
     """Make this process see the kernels ``own`` as cold and being compiled by another
-    process (what a first solve's warm-up does for a rule set with warm stand-ins)."""
+    process (what a first solve's warm-up does for a rule set with warm stand-ins), and
+    ``stand_ins`` as warm (the others as they are)."""
     warm = _jit._is_warm
-    monkeypatch.setattr(_jit, "_is_warm", lambda k: False if k in own else warm(k))
+    monkeypatch.setattr(_jit, "_is_warm",
+                        lambda k: False if k in own else k in stand_ins or warm(k))
     monkeypatch.setattr(_jit, "_compiled_elsewhere", {})
     _jit.compiled_elsewhere(own, _Compiling())
 
@@ -94,11 +96,11 @@ def test_a_stand_in_runs_only_while_another_process_compiles_the_kernel(monkeypa
     own, other = table_kernel(solver.rule_set("classic").scheme, 13), table_kernel(ANY_SCHEME, 13)
     monkeypatch.setattr(_jit, "_compiled_elsewhere", {})
     assert _jit.stand_in(own, other) is own                      # nothing compiled elsewhere
-    _standing_in(monkeypatch, [own])
+    _standing_in(monkeypatch, [own], [other])
     assert _jit.stand_in(own, other) is other
     monkeypatch.setattr(_jit, "_is_warm", lambda k: k is own)    # cached by the other
     assert _jit.stand_in(own, other) is own
-    _standing_in(monkeypatch, [own])
+    _standing_in(monkeypatch, [own], [other])
     monkeypatch.setattr(_jit, "_is_warm", lambda k: False)       # no stand-in compiled
     assert _jit.stand_in(own, other) is own
     _standing_in(monkeypatch, [own])
@@ -115,14 +117,15 @@ def test_the_general_stand_in_is_not_used_for_a_loss_cap_per_deal(monkeypatch):
     the cap cannot stand in for; the general scheme needs no stand-in."""
     params = scoring.scoring_params(solver.rule_set("classic"))
     general = scoring.score_kernel_for(SCHEME_GENERAL)
-    _standing_in(monkeypatch, [scoring.score_kernel_for(*scoring.score_kernel_key(params))])
+    _standing_in(monkeypatch, [scoring.score_kernel_for(*scoring.score_kernel_key(params))],
+                 [general])
     kernel, used = scoring.scoring_call(params)
     assert kernel is general and used[scoring.P_SCHEME] == SCHEME_GENERAL
     assert params[scoring.P_SCHEME] != SCHEME_GENERAL              # (a copy was changed)
     params[scoring.P_SCHEME] = SCHEME_GENERAL
     params[scoring.P_DEAL_CAP] = 5
     capped = scoring.score_kernel_for(SCHEME_GENERAL, True)
-    _standing_in(monkeypatch, [capped])
+    _standing_in(monkeypatch, [capped], [general])
     assert scoring.scoring_call(params)[0] is capped
 
 
@@ -133,7 +136,8 @@ def test_a_first_solve_with_stand_ins_on_disk_does_not_wait_and_has_the_model_co
     two kernels are noted as compiled elsewhere, so that the stand-ins run meanwhile."""
     rs = solver.rule_set("classic")
     model, score = table_kernel(rs.scheme, rs.cards_dealt), scoring.scoring_kernel(rs)
-    _standing_in(monkeypatch, [model, score])
+    stand_ins = [table_kernel(ANY_SCHEME, 13), scoring.score_kernel_for(SCHEME_GENERAL)]
+    _standing_in(monkeypatch, [model, score], stand_ins)
     monkeypatch.setattr(_jit, "_compiled_elsewhere", {})
     monkeypatch.delenv(_warmup.WARMUP_ENV, raising=False)
     monkeypatch.setattr(_warmup.os, "cpu_count", lambda: 2)
@@ -153,10 +157,7 @@ def test_a_first_solve_with_stand_ins_on_disk_does_not_wait_and_has_the_model_co
     assert _jit._compiled_elsewhere[model] is process is _jit._compiled_elsewhere[score]
     _warmup.finish(process)                                     # (returns at once)
     # Without the stand-ins on disk, the solving process compiles the model itself.
-    warm = _jit._is_warm
-    stand_ins = {table_kernel(ANY_SCHEME, 13), scoring.score_kernel_for(SCHEME_GENERAL)}
-    monkeypatch.setattr(_jit, "_is_warm",
-                        lambda k: False if k in stand_ins | {model, score} else warm(k))
+    _standing_in(monkeypatch, [model, score] + stand_ins)
     monkeypatch.setattr(_jit, "_compiled_elsewhere", {})
     process = _warmup.start(model, "classic")
     assert "model=False" in started[-1] and process.wait_for_ready is True
