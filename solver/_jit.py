@@ -586,20 +586,27 @@ def compiled_elsewhere(kernels: Iterable, process) -> None:
         _compiled_elsewhere[kernel] = process
 
 
+def _cold_and_compiled_elsewhere(kernel) -> bool:
+    """Whether another process is compiling ``kernel`` for this one
+    (:func:`compiled_elsewhere`) and it is still cold here; once that process has ended
+    or the kernel is cached, it is no longer noted."""
+    if not _compiled_elsewhere:
+        return False                  # (every call asks: the usual answer comes first)
+    process = _compiled_elsewhere.get(kernel)
+    if process is None:
+        return False
+    if process.poll() is not None or _is_warm(kernel):
+        _compiled_elsewhere.pop(kernel, None)
+        return False
+    return True
+
+
 def runnable(kernel):
     """``kernel``, or, while another process is compiling it (:func:`compiled_elsewhere`)
     and it is still cold here, its Python version (:func:`as_python`), so that this
     process does not compile it as well: for kernels a first solve calls on little work
     (the description of its answer, the automatic-win check of a few hundred hands)."""
-    if not _compiled_elsewhere:
-        return kernel                 # (every call asks: the usual answer comes first)
-    process = _compiled_elsewhere.get(kernel)
-    if process is None:
-        return kernel
-    if process.poll() is not None or _is_warm(kernel):
-        _compiled_elsewhere.pop(kernel, None)
-        return kernel
-    return as_python(kernel)
+    return as_python(kernel) if _cold_and_compiled_elsewhere(kernel) else kernel
 
 
 def stand_in(kernel, substitute):
@@ -608,15 +615,9 @@ def stand_in(kernel, substitute):
     warm: a kernel that computes the same results for the same arguments, compiled
     already (the model's kernel of every scheme, the general scoring: solver._warmup,
     "stand-ins"), so that this process neither compiles ``kernel`` as well nor waits."""
-    if not _compiled_elsewhere:
-        return kernel                 # (every call asks: the usual answer comes first)
-    process = _compiled_elsewhere.get(kernel)
-    if process is None:
-        return kernel
-    if process.poll() is not None or _is_warm(kernel):
-        _compiled_elsewhere.pop(kernel, None)
-        return kernel
-    return substitute if _is_warm(substitute) else kernel
+    if _cold_and_compiled_elsewhere(kernel) and _is_warm(substitute):
+        return substitute
+    return kernel
 
 
 def _is_warm(kernel) -> bool:

@@ -468,9 +468,9 @@ def _standing_in(meanwhile, rules) -> list:
     from .rules import SCHEME_GENERAL
     from .scoring import score_kernel_for, scoring_kernel
     rs = _rule_set(rules)
-    pairs = [(meanwhile, table_kernel(ANY_SCHEME, rs.cards_dealt))]
-    if meanwhile is not table_kernel(rs.scheme, rs.cards_dealt):
-        pairs = []                                   # (another policy than the model)
+    pairs = []
+    if meanwhile is table_kernel(rs.scheme, rs.cards_dealt):    # (not another policy's)
+        pairs.append((meanwhile, table_kernel(ANY_SCHEME, rs.cards_dealt)))
     if rs.scheme != SCHEME_GENERAL:
         pairs.append((scoring_kernel(rs), score_kernel_for(SCHEME_GENERAL)))
     return [own for own, stand_in in pairs
