@@ -1155,8 +1155,9 @@ def joker_groups(rules: RuleSet) -> int:
 
     Why: the jokers a hand holds are jokers no opponent holds, and a joker makes a row
     much stronger, so the rows that hand meets are weaker than the field's at large.
-    Heads-up ``two-jokers`` the hands holding both jokers were 6% of hands and four fifths
-    of the exploitability of a model with one field (benchmarks/README.md)."""
+    The shipped ``joker`` and ``two-jokers`` models have these fields: a best response
+    gains about half as much from them as from the models of one field they replaced
+    (benchmarks/details/exploitability.md, "the joker fields, shipped")."""
     return min(rules.jokers, rules.cards_dealt) + 1 if rules.jokers else 1
 
 

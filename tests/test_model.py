@@ -443,7 +443,7 @@ def test_the_training_command_rebuilds_the_same_file(tmp_path):
 def test_shipped_models_record_the_configuration_that_built_them():
     """Every shipped model file is one that ``python -m solver.policy_training`` rebuilds
     (TRAINING), and records the self-play that built it."""
-    from solver.model import DATA, model_file, model_seats
+    from solver.model import DATA, joker_groups, load_fields, model_file, model_seats
     from solver.policy_training import DEALS, ROUNDS, TRAINING
     built = set()
     for rule_set, seats in TRAINING:
@@ -454,6 +454,11 @@ def test_shipped_models_record_the_configuration_that_built_them():
             meta = json.loads(str(data["meta"]))
         assert {k: meta[k] for k in ("rules", "seats", "rounds", "deals", "seed")} == dict(
             rules=rs.name, seats=seats, rounds=ROUNDS, deals=DEALS, seed=0)
+        # As many fields a Bonus rank as the command builds: one for each number of
+        # jokers a hand can hold where the deck has jokers (files of one field were once
+        # shipped for `joker` and `two-jokers` while the command built four and three).
+        for rank, groups in load_fields(path).items():
+            assert len(groups) == joker_groups(rs), (path.name, rank)
     assert built == {p.name for p in DATA.glob("model-*.npz")}
 
 
