@@ -1,4 +1,4 @@
-"""An experiment for the model's exploitability (issue 39.3): a model with one field for
+"""An experiment for the model's exploitability: a model with one field for
 each group of hands by a key of their cards (card removal beyond jokers), trained by the
 shipped self-play and measured as ``solver.exploitability`` measures the model, without
 changing the library.
