@@ -53,7 +53,6 @@ class Grouped:
     def __init__(self, rs, players, fields, weights, cuts):
         self.rs, self.players, self.weights, self.cuts = rs, players, weights, cuts
         self.models = [TableModel(rs, players, {-1: f}) for f in fields]
-        self.fields = fields
 
     def group(self, hands):
         """The group of each hand of ``hands`` (..., cards)."""
@@ -158,10 +157,10 @@ def main():
     t0 = time.perf_counter()
     if a.shipped:
         shipped = TableModel.shipped(rs, a.players)
-        grouped = Grouped(rs, a.players, shipped.fields[-1], key_weights(a.key),
-                          np.array([]))
         if len(shipped.fields[-1]) != 1:
             raise SystemExit("the shipped model has groups of its own")
+        grouped = Grouped(rs, a.players, shipped.fields[-1], key_weights(a.key),
+                          np.array([]))
     else:
         grouped = train(rs, a.players, a.key, a.groups, a.rounds, a.deals, seed=0)
     print(f"trained in {time.perf_counter() - t0:.0f} s; cuts {grouped.cuts}", flush=True)

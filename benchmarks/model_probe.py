@@ -17,7 +17,7 @@ play), scored exactly (solver.scoring.score_candidates):
 - ``removal``: the opponents of deals of this hand's unseen cards (rows independent, from
   those deals: card removal without correlation);
 - ``pool-G``, by a key of our cards (``--keys hcp:6``): no sampling, but the model's own
-  setter (``quick_set`` with a :class:`solver.TableModel`) fitted to the part of the pool
+  setter (a :class:`solver.TableModel`'s setting of the hand) fitted to the part of the pool
   that met hands like ours: the pool's hands are cut into G groups of equal size by the
   key of the hand they met (``hcp``: ace 4, king 3, queen 2, jack 1, a joker 6; ``high``:
   one a card ten or higher, a joker 3; ``jokers``: one a joker), and a hand is set
@@ -38,13 +38,12 @@ import numpy as np
 
 from solver.exploitability import (_scored, candidates, cross_fitted_gain, hand_seeds,
                                    model_index, t95)
-from solver import TableModel, quick_set
+from solver import TableModel
 from solver.autowin import automatic_win_kind
-from solver.cards import FIRST_JOKER, N_CODES, code_rank, parse_codes
+from solver.cards import FIRST_JOKER, N_CODES, code_rank
 from solver.model import field_from_rows
-from solver.rows import _value_of_codes
 from solver.rules import rule_set
-from solver.sampling import deal_hands, sampled_opponents
+from solver.sampling import anchor_setting, deal_hands, sampled_opponents
 from solver.scoring import score_candidates, scoring_params
 from solver.solve import _anchor_candidate
 
@@ -95,12 +94,12 @@ class PoolModel:
             self.models.append(TableModel(rs, players, {-1: field}, name=f"{key} {g}"))
 
     def choice(self, got):
+        """The candidate that is the setting of the hand's group's model (as
+        solver.exploitability.model_index finds the shipped model's)."""
         key = self.weights[got.codes].sum()
         model = self.models[int(np.searchsorted(self.cuts, key, side="left"))]
-        rows = quick_set(got.codes.tolist(), self.rs, players=self.players, policy=model)
-        values = np.array([_value_of_codes(parse_codes(r, self.rs), got.hand.tables)
-                           for r in rows])
-        return _anchor_candidate(got.values, values, scoring_params(self.rs))
+        return _anchor_candidate(got.values, anchor_setting(got.hand, model),
+                                 scoring_params(self.rs))
 
 
 def strength(vals):
