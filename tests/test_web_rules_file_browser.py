@@ -57,7 +57,8 @@ def test_a_loaded_rules_file_is_named_and_summed_up_and_a_bad_one_refused(page):
         page.click("#rules-file summary")
     page.set_input_files("#rules-file-pick", files=[dict(
         name="kitchen.toml", mimeType="text/plain", buffer=kitchen.encode())])
-    page.wait_for_selector("#rules-file-loaded:not([hidden])")
+    # (The file pasted before is still in play, and said so, until this one is taken.)
+    page.wait_for_selector('#rules-file-loaded:not([hidden]):has-text("kitchen.toml")')
     rs = solver.RuleSet.from_toml(kitchen)
     assert page.inner_text("#rules-file-loaded") == (
         f"Playing under kitchen table (from kitchen.toml): {rs.summary()}.")
