@@ -7,10 +7,10 @@ benchmarks/model_probe.py found where the shipped model's gap is: choosing on de
 the hand's own unseen cards (card removal) took `classic` heads-up from +0.0086 to
 +0.0018, keeping the correlation of an opponent's rows took it nowhere (+0.0079).  The
 model already knows one kind of card removal (solver.model.joker_groups: a field for each
-number of jokers held, not shipped).  Here the groups are by a weighted count of a hand's
-high cards (``--key``, the keys of model_probe.py: ``hcp`` ace 4, king 3, queen 2, jack 1,
-joker 6), cut into ``--groups`` groups of equal size on the first round's hands (a hand whose key
-equals a cut in the lower group).
+number of jokers held, shipped for ``joker`` and ``two-jokers``).  Here the groups are by
+a weighted count of a hand's high cards (``--key``, the keys of model_probe.py: ``hcp``
+ace 4, king 3, queen 2, jack 1, joker 6), cut into ``--groups`` groups of equal size on
+the first round's hands (a hand whose key equals a cut in the lower group).
 
 Training: solver.policy_training.self_play's fictitious play, each hand's group taken
 from its key instead of its jokers (solver.policy_training._round_fields), every hand set
@@ -18,9 +18,10 @@ with its own group's tables.  The library's kernel picks a group by jokers held,
 the hands are set group by group (solver.policy.set_hands on each group's hands): the
 same setter, another choice of tables.
 
-Measure: the same hands (seat 0 of the deals of seed 0, automatic wins left out) and the
-same deals of the unseen cards as ``solver.exploitability.measure``; the opponents set by
-the grouped model, our setting its own; held-out best response as there.  With
+Measure: the same hands (seat 0 of the deals of ``--seed``, 0 by default, automatic wins
+left out) and the same deals of the unseen cards as ``solver.exploitability.measure``;
+the opponents set by the grouped model, our setting its own; held-out best response as
+there.  With
 ``--groups 1 --shipped`` it measures the shipped model the same way (a check of this
 script: the figure must be the library's).
 
@@ -151,6 +152,9 @@ def main():
     ap.add_argument("--measure-deals", type=int, default=4096)
     ap.add_argument("--shipped", action="store_true",
                     help="measure the shipped model (one group) instead of training")
+    ap.add_argument("--seed", type=int, default=0,
+                    help="the measured hands' seed (as exploitability's --seed)")
+    ap.add_argument("--train-seed", type=int, default=0, help="the self-play's seed")
     ap.add_argument("--out", help="append the hands' gains (JSON line) here")
     a = ap.parse_args()
     rs = rule_set(a.rules).at_seats(a.players)
@@ -162,20 +166,22 @@ def main():
         grouped = Grouped(rs, a.players, shipped.fields[-1], key_weights(a.key),
                           np.array([]))
     else:
-        grouped = train(rs, a.players, a.key, a.groups, a.rounds, a.deals, seed=0)
+        grouped = train(rs, a.players, a.key, a.groups, a.rounds, a.deals,
+                        seed=a.train_seed)
     print(f"trained in {time.perf_counter() - t0:.0f} s; cuts {grouped.cuts}", flush=True)
-    g = measure(rs, a.players, grouped, a.hands, a.measure_deals)
+    g = measure(rs, a.players, grouped, a.hands, a.measure_deals, a.seed)
     h = t95(len(g) - 1) * g.std(ddof=1) / np.sqrt(len(g))
     what = "shipped" if a.shipped else f"{a.key}:{a.groups}"
     print(f"{a.rules}, {a.players} seats, {what}: {g.mean():+.4f} [{g.mean() - h:+.4f}, "
-          f"{g.mean() + h:+.4f}], {len(g)} hands x {a.measure_deals} deals, "
+          f"{g.mean() + h:+.4f}], {len(g)} hands x {a.measure_deals} deals, seed {a.seed}, "
           f"{time.perf_counter() - t0:.0f} s")
     if a.out:
         import json
         with open(a.out, "a") as f:
-            f.write(json.dumps(dict(rules=a.rules, players=a.players, model=what,
-                                    rounds=a.rounds, deals=a.deals, mean=g.mean(),
-                                    gains=g.tolist())) + "\n")
+            f.write(json.dumps(dict(
+                rules=a.rules, players=a.players, model=what, seed=a.seed,
+                train_seed=None if a.shipped else a.train_seed, rounds=a.rounds,
+                deals=a.deals, mean=g.mean(), gains=g.tolist())) + "\n")
 
 
 if __name__ == "__main__":
