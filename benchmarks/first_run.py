@@ -12,6 +12,7 @@ starts empty: Numba's (the copy has no ``__pycache__``), the row tables' and the
     mkdir /tmp/solver-old && git archive cb507a9 solver | tar -x -C /tmp/solver-old
     python3 benchmarks/first_run.py /tmp/solver-old . [-n 7] [--rules classic]
     python3 benchmarks/first_run.py --kernels . [-n 3] [--rules classic]
+    python3 benchmarks/first_run.py --timeline . [-n 1] [--rules classic]
 
 Prints each run, then per checkout the median wall time (min-max) and the median of the
 pair-by-pair ratios (second / first).  With ``--kernels``, one checkout's first runs
@@ -20,7 +21,10 @@ warm-up one): its seconds from Numba's start to its end, and its own share witho
 kernels compiled inside it (a kernel's callees compile first, as part of it), in wall
 time and in processor time (its thread's: what a quiet machine would take, about),
 medians over the runs, and each process's processor time spent compiling; a kernel
-loaded from the disk cache is not a compile and is not listed.
+loaded from the disk cache is not a compile and is not listed.  With ``--timeline``,
+each first run's compiles in the order they started, which process did each (P1 the
+solving one, P2 its warm-up process) and when it started and ended, in seconds from the
+start of the command.
 """
 import argparse
 import os
@@ -138,6 +142,23 @@ def _named_by_a_process(folder: str) -> bool:
     return False
 
 
+def timelines(root: Path, rules: "str | None", runs: int) -> None:
+    """Print each of ``runs`` first runs of ``root`` as a timeline of its compiles (see
+    the module's docstring): the clock of the log is ``time.perf_counter``, the same in
+    every process of the machine."""
+    for i in range(runs):
+        with tempfile.NamedTemporaryFile("r", suffix=".log") as log:
+            start = time.perf_counter()
+            wall = first_run(root.resolve(), rules, Path(log.name))
+            lines = sorted((line.split("\t") for line in log.read().splitlines()),
+                           key=lambda l: float(l[3]))
+        print(f"run {i + 1}: {wall:.2f} s to the answer", flush=True)
+        for pid, depth, name, begin, end, _ in lines:
+            who = "P1" if pid == lines[0][0] else "P2"      # (the first compile: solving)
+            print(f"  {who} {'  ' * int(depth) + name.rsplit('.', 1)[-1]:60s} "
+                  f"{float(begin) - start:6.2f} -> {float(end) - start:6.2f}")
+
+
 def kernel_costs(root: Path, rules: "str | None", runs: int) -> None:
     """Print what each kernel's compile cost in ``runs`` first runs of ``root``
     (see the module's docstring)."""
@@ -189,11 +210,13 @@ def main() -> None:
     parser.add_argument("--rules", help="rule set (default: python -m solver's)")
     parser.add_argument("--kernels", action="store_true",
                         help="one checkout: each kernel's compile cost in its first runs")
+    parser.add_argument("--timeline", action="store_true",
+                        help="one checkout: each first run's compiles, when and where")
     args = parser.parse_args()
-    if args.kernels:
+    if args.kernels or args.timeline:
         if args.second is not None:
-            parser.error("--kernels times one checkout")
-        kernel_costs(args.first, args.rules, args.n)
+            parser.error("--kernels and --timeline time one checkout")
+        (timelines if args.timeline else kernel_costs)(args.first, args.rules, args.n)
         return
     if args.second is None:
         parser.error("two checkouts to compare (or --kernels and one)")
