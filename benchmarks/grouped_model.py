@@ -21,9 +21,8 @@ same setter, another choice of tables.
 Measure: the same hands (seat 0 of the deals of ``--seed``, 0 by default, automatic wins
 left out) and the same deals of the unseen cards as ``solver.exploitability.measure``;
 the opponents set by the grouped model, our setting its own; held-out best response as
-there.  With
-``--groups 1 --shipped`` it measures the shipped model the same way (a check of this
-script: the figure must be the library's).
+there.  With ``--groups 1 --shipped`` it measures the shipped model the same way (a check
+of this script: the figure must be the library's).
 
     python3 benchmarks/grouped_model.py --rules classic --players 2 --groups 6 --hands 400
 """
