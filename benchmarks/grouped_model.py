@@ -25,6 +25,10 @@ there.  With ``--groups 1 --shipped`` it measures the shipped model the same way
 of this script: the figure must be the library's).
 
     python3 benchmarks/grouped_model.py --rules classic --players 2 --groups 6 --hands 400
+    python3 benchmarks/grouped_model.py --paired FILE     # trained rows against the shipped
+
+``--paired``: each trained row of a file of ``--out`` rows minus the shipped model's row of
+the same rule set, seats and hands' seed, hand by hand.
 """
 import argparse
 import time
@@ -32,14 +36,13 @@ import time
 import numpy as np
 
 from solver import TableModel
-from solver.autowin import automatic_win_kind
-from solver.exploitability import (CHUNK_DEALS, _chunk_seed, candidates, cross_fitted_gain,
-                                   hand_seeds, t95)
+from solver.exploitability import (CHUNK_DEALS, _chunk_seed, cross_fitted_gain, hand_seeds,
+                                   measured_hands, t95)
 from solver.model import mix_fields, model_tables
 from solver.policy import POLICY_SBF, POLICY_TABLE, set_hands
 from solver.policy_training import (DEALS, ROUNDS, _flat_field, _round_fields, deal_round)
 from solver.rules import rule_set
-from solver.sampling import deal_hands, deal_unseen
+from solver.sampling import deal_unseen
 from solver.scoring import score_candidates, scoring_params
 from solver.solve import _anchor_candidate
 from solver.tables import row_tables
@@ -111,11 +114,7 @@ def measure(rs, players, grouped, hands, deals, seed=0, log=print):
     params = scoring_params(rs)
     half_a, half_b = deals // 2, deals - deals // 2
     gains, start = [], time.perf_counter()
-    for index in range(hands):
-        dealt, cut = deal_hands(rs, players, seed, index)
-        got = candidates(dealt[0], rs, cut, players)
-        if rs.automatic_wins and automatic_win_kind(got.codes):
-            continue
+    for index, _, _, got in measured_hands(rs, players, hands, seed):
         own = grouped.set(got.codes[None, None], got.hand.tables, params)[0][0, 0]
         ref = _anchor_candidate(got.values, own, params)
         if ref is None:
@@ -139,6 +138,25 @@ def measure(rs, players, grouped, hands, deals, seed=0, log=print):
     return np.array(gains)
 
 
+def paired(path):
+    """For each trained row of the results file ``path``: its gains minus those of the
+    shipped model's row of the same rule set, seats and hands' seed, hand by hand (the
+    same hands and deals), mean and 95% CI."""
+    import json
+    rows = [json.loads(line) for line in open(path) if line.strip()]
+    shipped = {(r["rules"], r["players"], r["seed"]): r
+               for r in rows if r["model"] == "shipped"}
+    for r in rows:
+        base = shipped.get((r["rules"], r["players"], r["seed"]))
+        if r["model"] == "shipped" or base is None:
+            continue
+        d = np.array(r["gains"]) - np.array(base["gains"])
+        h = t95(len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d))
+        print(f"{r['rules']}, {r['players']} seats, seed {r['seed']}, {r['model']} trained "
+              f"with seed {r['train_seed']}: {r['mean']:+.4f} against {base['mean']:+.4f}, "
+              f"{d.mean():+.4f} [{d.mean() - h:+.4f}, {d.mean() + h:+.4f}], {len(d)} hands")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rules", default="classic")
@@ -155,7 +173,12 @@ def main():
                     help="the measured hands' seed (as exploitability's --seed)")
     ap.add_argument("--train-seed", type=int, default=0, help="the self-play's seed")
     ap.add_argument("--out", help="append the hands' gains (JSON line) here")
+    ap.add_argument("--paired", metavar="FILE",
+                    help="print each trained row of FILE against the shipped model, paired")
     a = ap.parse_args()
+    if a.paired:
+        paired(a.paired)
+        return
     rs = rule_set(a.rules).at_seats(a.players)
     t0 = time.perf_counter()
     if a.shipped:

@@ -37,9 +37,8 @@ import time
 import numpy as np
 
 from solver.exploitability import (_scored, candidates, cross_fitted_gain, hand_seeds,
-                                   model_index, t95)
+                                   measured_hands, model_index, t95)
 from solver import TableModel
-from solver.autowin import automatic_win_kind
 from solver.cards import FIRST_JOKER, N_CODES, code_rank
 from solver.model import field_from_rows
 from solver.rules import rule_set
@@ -205,11 +204,7 @@ def main():
     names = ["model", *probes, *([] if a.no_sampling else ["removal"]), *tables]
     gains = {s: [] for s in names}
     half_a, half_b = a.deals // 2, a.deals - a.deals // 2
-    for index in range(a.hands):
-        dealt, cut = deal_hands(rs, a.players, a.seed, index)
-        got = candidates(dealt[0], rs, cut, a.players)
-        if rs.automatic_wins and automatic_win_kind(got.codes):
-            continue
+    for index, _, _, got in measured_hands(rs, a.players, a.hands, a.seed):
         model = model_index(got)
         if model is None:
             continue
