@@ -142,16 +142,25 @@ def _named_by_a_process(folder: str) -> bool:
     return False
 
 
+def logged_run(root: Path, rules: "str | None") -> "tuple[float, float, list]":
+    """One first run of ``root`` with its compiles logged: when it started (on the log's
+    clock, ``time.perf_counter``, the same in every process of the machine), its seconds
+    to the answer, and the log's lines split into fields, in the order the compiles
+    started (so the first is the solving process's)."""
+    with tempfile.NamedTemporaryFile("r", suffix=".log") as log:
+        start = time.perf_counter()
+        wall = first_run(root.resolve(), rules, Path(log.name))
+        lines = [line.split("\t") for line in log.read().splitlines()]
+    if not lines:
+        raise SystemExit(f"{root}: no compile logged (is the Numba cache really empty?)")
+    return start, wall, sorted(lines, key=lambda l: float(l[3]))
+
+
 def timelines(root: Path, rules: "str | None", runs: int) -> None:
     """Print each of ``runs`` first runs of ``root`` as a timeline of its compiles (see
-    the module's docstring): the clock of the log is ``time.perf_counter``, the same in
-    every process of the machine."""
+    the module's docstring)."""
     for i in range(runs):
-        with tempfile.NamedTemporaryFile("r", suffix=".log") as log:
-            start = time.perf_counter()
-            wall = first_run(root.resolve(), rules, Path(log.name))
-            lines = sorted((line.split("\t") for line in log.read().splitlines()),
-                           key=lambda l: float(l[3]))
+        start, wall, lines = logged_run(root, rules)
         print(f"run {i + 1}: {wall:.2f} s to the answer", flush=True)
         for pid, depth, name, begin, end, _ in lines:
             who = "P1" if pid == lines[0][0] else "P2"      # (the first compile: solving)
@@ -164,12 +173,8 @@ def kernel_costs(root: Path, rules: "str | None", runs: int) -> None:
     (see the module's docstring)."""
     walls, per_kernel, totals = [], {}, {}
     for i in range(runs):
-        with tempfile.NamedTemporaryFile("r", suffix=".log") as log:
-            walls.append(first_run(root.resolve(), rules, Path(log.name)))
-            lines = [line.split("\t") for line in log.read().splitlines()]
-        if not lines:
-            raise SystemExit(f"{root}: no compile logged (is the Numba cache really empty?)")
-        lines.sort(key=lambda l: float(l[3]))                 # in the order they started
+        _, wall, lines = logged_run(root, rules)
+        walls.append(wall)
         solving = lines[0][0]                                 # the first compile's process
         print(f"run {i + 1}: {walls[-1]:.2f} s to the answer", flush=True)
         for rank, (pid, depth, name, start, end, cpu) in enumerate(lines):
