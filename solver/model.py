@@ -26,11 +26,12 @@ the rows real opponents set, and a player near equilibrium is the best guess of 
 unknown strong opponent.  The tables cost one lookup per row, so the setter is fast
 enough to set thousands of sampled opponents per solve.
 
-The estimate ignores card removal (our own cards change the opponents' distribution),
-but for one kind: where the deck has jokers, a hand is set against the field that hands
-holding as many jokers meet (:func:`joker_groups`), since a joker is the card that
-changes the opponents' rows most.  It also ignores the correlation of an opponent's
-rows.  :func:`solver.solve` ignores neither: it settles each sampled deal exactly.  The
+The estimate carries card removal (our own cards change the opponents' rows) one way: a
+model may keep a field for each group of hands by a key of their cards, the rows that
+hands of that group meet, and set a hand against its group's (:class:`GroupKey`, chosen
+for a rule set by :func:`group_key`): where the deck has jokers, the number of jokers
+held, since a joker is the card that changes the opponents' rows most; in the western
+scheme, the hand's high cards.  It ignores the correlation of an opponent's rows.  :func:`solver.solve` ignores neither: it settles each sampled deal exactly.  The
 model only has to say how opponents set their hands.
 """
 from __future__ import annotations
@@ -48,7 +49,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic, overload
 
 from ._jit import njit
-from .cards import FIRST_JOKER
+from .cards import FIRST_JOKER, N_CODES, code_rank
 from .rules import (BONUS_REPLACE, CATEGORIES, CATEGORY_INDEX, PAID_ROW_MADE, RULE_SET_NAMES,
                     SCHEME_EASTERN, SCHEME_GENERAL, SCHEME_MANDARIN, SCHEME_ROWS, SCHEME_SCOOP,
                     SCHEME_WESTERN, SCOOP_NO_ROW_LOST, RuleSet, rule_set as _rules)
@@ -98,15 +99,110 @@ class ModelTables(NamedTuple):
     1 Middle, 2 Back) with ordinal o of one RowTables; ``points[r, o, PTS_*]``
     (mandarin); the ``M_*`` scalars.
 
-    Where the rule set has jokers, the tables of G fields, one for each number of jokers
-    its hand holds (:func:`joker_groups`), one after the other: rows ``3 g .. 3 g + 2``,
-    and ``params[g * N_PARAMS:(g + 1) * N_PARAMS]``, are group g's (:func:`stacked`).
-    The setter sets a hand holding j jokers with group ``min(j, G - 1)``'s.  The
-    scalars every group shares (the scheme, the opponents) are read from group 0's."""
+    A model of G groups (:class:`GroupKey`) has the tables of its G fields one after the
+    other: rows ``3 g .. 3 g + 2``, and ``params[g * N_PARAMS:(g + 1) * N_PARAMS]``, are
+    group g's (:func:`stacked`).  The setter sets a hand with the group whose number is
+    how many of ``key_cuts`` are below the sum of ``key_weights`` over the hand's card
+    codes (:func:`hand_tables`).  The scalars every group shares (the scheme, the
+    opponents) are read from group 0's."""
     rows: np.ndarray     # float32[3 G, n_ordinals + 1, N_RECORD]
     points: np.ndarray   # float32[3 G, n_ordinals + 1, 2] (mandarin; general: 3 columns;
                          # else [3 G, 1, 2])
     params: np.ndarray   # float64[G N_PARAMS]
+    key_weights: np.ndarray  # int32[N_CODES]: each card code's weight in the hand's key
+    key_cuts: np.ndarray     # float64[G - 1], ascending
+
+
+class GroupKey(NamedTuple):
+    """How a model groups hands by their cards, to carry card removal (the cards a hand
+    holds are cards its opponents do not, so hands of different cards meet different
+    rows): a hand's key is the sum of its cards' weights, by rank (``rank_weights``,
+    deuce .. ace, every suit and copy alike) and for a joker (``joker_weight``); its
+    group is how many of ``cuts`` (ascending) are below its key.  A model keeps a field
+    for each group, the rows that hands of that group meet in self-play
+    (:mod:`solver.policy_training`), and sets a hand against its group's
+    (:func:`hand_tables`).  Which key a rule set's model has: :func:`group_key`.
+
+    >>> key = GroupKey(HIGH_CARD_POINTS, 0, (4.0, 9.5))
+    >>> [int(g) for g in key.of(np.array([[0, 1], [12, 11], [12, 25]]))]   # 2s 3s, As Ks, As Ah
+    [0, 1, 1]
+    """
+    rank_weights: tuple
+    joker_weight: int
+    cuts: tuple
+
+    @property
+    def groups(self) -> int:
+        return len(self.cuts) + 1
+
+    def code_weights(self) -> np.ndarray:
+        """Each card code's weight (int32[N_CODES])."""
+        return np.array([self.joker_weight if c >= FIRST_JOKER else self.rank_weights[code_rank(c)]
+                         for c in range(N_CODES)], np.int32)
+
+    def arrays(self) -> "tuple[np.ndarray, np.ndarray]":
+        """(ModelTables.key_weights, ModelTables.key_cuts)."""
+        return self.code_weights(), np.array(self.cuts, np.float64)
+
+    def of(self, hands) -> np.ndarray:
+        """The group of each hand of ``hands`` (card codes, (..., cards)), as the setter
+        chooses it."""
+        keys = self.code_weights()[np.asarray(hands)].sum(axis=-1)
+        return np.searchsorted(np.array(self.cuts, np.float64), keys, side="left")
+
+
+# One field for every hand.
+ONE_GROUP = GroupKey((0,) * 13, 0, ())
+# High-card points, deuce .. ace: jack 1, queen 2, king 3, ace 4.
+HIGH_CARD_POINTS = (0,) * 9 + (1, 2, 3, 4)
+# Groups of hands by their high-card points, of about equal size in self-play's first
+# round.  6 is what was measured (12 did no better: benchmarks/details/exploitability.md).
+HIGH_CARD_GROUPS = 6
+
+
+def jokers_held(groups: int) -> GroupKey:
+    """The key of a field for each number of jokers a hand holds, 0 .. ``groups`` - 1
+    (the last for that many or more)."""
+    if groups == 1:
+        return ONE_GROUP
+    return GroupKey((0,) * 13, 1, tuple(g + 0.5 for g in range(groups - 1)))
+
+
+def group_kind(rules: "str | RuleSet") -> "str | None":
+    """What a model of ``rules`` groups hands by: ``"jokers"`` (where the deck has
+    jokers: the jokers a hand holds are the cards that change the rows it meets most),
+    ``"high cards"`` (the western scheme: its high-card points, :data:`HIGH_CARD_POINTS`),
+    or None (one field for every hand).
+
+    Measured, against the models of one field, paired on the same hands and deals: the
+    jokers held took a best response's gain over the model from +0.0399 to +0.0231 in
+    ``joker`` 4 and from +0.0200 to +0.0107 in ``two-jokers`` 2; the high cards in
+    ``classic`` from about +0.026 to +0.017 at four seats, 0.005-0.006 less at three and
+    0.0024 heads-up, and bought nothing measurable in the eastern, mandarin and general
+    schemes (benchmarks/details/exploitability.md)."""
+    rs = _rules(rules)
+    if rs.jokers:
+        return "jokers"
+    if rs.scheme == SCHEME_WESTERN:
+        return "high cards"
+    return None
+
+
+def group_key(rules: "str | RuleSet", hands: "np.ndarray | None" = None) -> GroupKey:
+    """The key the model of ``rules`` groups hands by (:func:`group_kind`).  High cards
+    are cut into :data:`HIGH_CARD_GROUPS` groups at the quantiles of the keys of
+    ``hands`` (self-play's first round: the same cuts for the same seed; required)."""
+    kind = group_kind(rules)
+    if kind == "jokers":
+        return jokers_held(joker_groups(_rules(rules)))
+    if kind == "high cards":
+        if hands is None:
+            raise ValueError("a key by high cards is cut at the quantiles of hands: none given")
+        key = GroupKey(HIGH_CARD_POINTS, 0, ())
+        keys = key.code_weights()[np.asarray(hands)].sum(axis=-1).astype(np.float64)
+        cuts = np.unique(np.quantile(keys, np.linspace(0, 1, HIGH_CARD_GROUPS + 1)[1:-1]))
+        return key._replace(cuts=tuple(float(c) for c in cuts))
+    return ONE_GROUP
 
 
 @functools.lru_cache(maxsize=None)
@@ -116,7 +212,7 @@ def placeholder_model_tables() -> ModelTables:
     compiled for them serves every rule set's (tests/test_notice.py checks that a solve
     calls it with these types), and the policies that read no model tables get them."""
     return ModelTables(np.zeros((3, 1, N_RECORD), np.float32), np.zeros((3, 1, 2), np.float32),
-                       np.zeros(N_PARAMS))
+                       np.zeros(N_PARAMS), *ONE_GROUP.arrays())
 
 
 class Field(NamedTuple):
@@ -285,14 +381,17 @@ POWER_TINY = 1e-300
 @njit(inline="always")
 def hand_tables(mt, codes):
     """The tables the setter sets the hand ``codes`` with: those of its group, the field
-    a hand holding as many jokers meets (:class:`ModelTables`; with one group, all of
-    them).  Views: nothing is copied."""
-    g = 0
+    hands of its key meet (:class:`ModelTables`, :class:`GroupKey`; with one group, all
+    of them).  Views: nothing is copied."""
+    key = 0
     for c in range(codes.shape[0]):
-        g += codes[c] >= FIRST_JOKER
-    g = min(g, mt.rows.shape[0] // 3 - 1)
+        key += mt.key_weights[codes[c]]
+    g = 0
+    for i in range(mt.key_cuts.shape[0]):
+        g += mt.key_cuts[i] < key
     return ModelTables(mt.rows[3 * g:3 * g + 3], mt.points[3 * g:3 * g + 3],
-                       mt.params[g * N_PARAMS:(g + 1) * N_PARAMS])
+                       mt.params[g * N_PARAMS:(g + 1) * N_PARAMS], mt.key_weights,
+                       mt.key_cuts)
 
 
 # --- the setter (jitted) ---------------------------------------------------------------------
@@ -1059,11 +1158,16 @@ def _multiplied(rs: RuleSet, row: int, values: np.ndarray) -> np.ndarray:
 
 
 def model_tables(field: "Fields", rules: "str | RuleSet", t: RowTables,
-                 n_seats: int) -> ModelTables:
+                 n_seats: int, key: "GroupKey | None" = None) -> ModelTables:
     """The setter's tables for one field, rule set, seat count and set of row tables; for
-    a tuple of fields (one a group of jokers held), theirs :func:`stacked`."""
+    a tuple of fields (one a group of ``key``: by default, of jokers held), theirs
+    :func:`stacked`."""
     if not isinstance(field, Field):
-        return stacked([model_tables(f, rules, t, n_seats) for f in field])
+        fields = tuple(field)
+        return stacked([model_tables(f, rules, t, n_seats) for f in fields],
+                       jokers_held(len(fields)) if key is None else key)
+    if key is not None and key.groups != 1:
+        raise ValueError(f"one field for a key of {key.groups} groups")
     rs = _rules(rules)
     values = t.values.astype(np.int64)
     n_ord = len(values)
@@ -1123,7 +1227,8 @@ def model_tables(field: "Fields", rules: "str | RuleSet", t: RowTables,
     # value it bounds.
     rows = np.ascontiguousarray(rows, np.float32)
     params[M_MONOTONE] = _monotone(rs, rows)
-    return ModelTables(rows, np.ascontiguousarray(points, np.float32), params)
+    return ModelTables(rows, np.ascontiguousarray(points, np.float32), params,
+                       *ONE_GROUP.arrays())
 
 
 def _monotone(rs: RuleSet, rows: np.ndarray) -> bool:
@@ -1161,13 +1266,16 @@ def joker_groups(rules: RuleSet) -> int:
     return min(rules.jokers, rules.cards_dealt) + 1 if rules.jokers else 1
 
 
-def stacked(tables: "list[ModelTables]") -> ModelTables:
-    """One ModelTables holding groups' tables one after the other (:class:`ModelTables`)."""
+def stacked(tables: "list[ModelTables]", key: GroupKey) -> ModelTables:
+    """One ModelTables holding the tables of ``key``'s groups one after the other
+    (:class:`ModelTables`)."""
+    if len(tables) != key.groups:
+        raise ValueError(f"{len(tables)} fields for a key of {key.groups} groups")
     if len(tables) == 1:
         return tables[0]
     return ModelTables(np.ascontiguousarray(np.concatenate([t.rows for t in tables])),
                        np.ascontiguousarray(np.concatenate([t.points for t in tables])),
-                       np.concatenate([t.params for t in tables]))
+                       np.concatenate([t.params for t in tables]), *key.arrays())
 
 
 def field_from_rows(rows: np.ndarray, weights: "np.ndarray | None" = None, *,
@@ -1200,13 +1308,18 @@ def mix_fields(a: Field, b: Field, weight_b: float) -> Field:
 
 
 # --- the shipped fields ----------------------------------------------------------------------
-def fields_arrays(fields: "dict[int, Fields]", meta: dict) -> "dict[str, np.ndarray]":
+def fields_arrays(fields: "dict[int, Fields]", meta: dict,
+                  key: "GroupKey | None" = None) -> "dict[str, np.ndarray]":
     """The arrays of a model file: fields (keyed by Bonus rank, -1 where the rule set
-    has none; for each, one field a group of jokers held, :func:`joker_groups`) and
-    ``meta`` (JSON text).  Group 0's arrays are named as a model of one field's were
-    (``b{rank}_values{row}``...), group g's ``b{rank}_j{g}_values{row}``...: a file of
-    one field a rank reads as before."""
+    has none; for each, one field a group of ``key``, :class:`GroupKey`), ``meta`` (JSON
+    text) and ``key`` unless it is the key of jokers held (the default: files before
+    keys were kept are of it).  Group 0's arrays are named as a model of one field's
+    were (``b{rank}_values{row}``...), group g's ``b{rank}_j{g}_values{row}``...: a file
+    of one field a rank reads as before."""
     arrays = {}
+    if key is not None and key != jokers_held(key.groups):
+        arrays["key_weights"] = np.array(key.rank_weights + (key.joker_weight,), np.int32)
+        arrays["key_cuts"] = np.array(key.cuts, np.float64)
     for rank, groups in fields.items():
         for g, f in enumerate(_as_groups(groups)):
             name = f"b{rank}" + (f"_j{g}" if g else "")
@@ -1218,15 +1331,41 @@ def fields_arrays(fields: "dict[int, Fields]", meta: dict) -> "dict[str, np.ndar
     return arrays
 
 
-def save_fields(path: Path, fields: "dict[int, Fields]", meta: dict) -> None:
-    """Write fields (as :func:`fields_arrays` keys them) to one .npz."""
-    np.savez_compressed(path, **fields_arrays(fields, meta))
+def save_fields(path: Path, fields: "dict[int, Fields]", meta: dict,
+                key: "GroupKey | None" = None) -> None:
+    """Write fields and their key (as :func:`fields_arrays` keys them) to one .npz."""
+    np.savez_compressed(path, **fields_arrays(fields, meta, key))
 
 
 def load_fields(path: Path) -> "dict[int, tuple[Field, ...]]":
     """The fields of a model file (:func:`save_fields`)."""
+    return load_model_file(path)[0]
+
+
+def load_model_file(path: Path) -> "tuple[dict[int, tuple[Field, ...]], GroupKey]":
+    """The fields of a model file and the key of their groups (:func:`save_fields`)."""
     with np.load(path) as data:
-        return fields_of_arrays({name: data[name] for name in data.files})
+        arrays = {name: data[name] for name in data.files}
+    fields = fields_of_arrays(arrays)
+    return fields, key_of_arrays(arrays, fields)
+
+
+def key_of_arrays(data: "dict[str, np.ndarray]", fields: dict) -> GroupKey:
+    """The key of the groups of ``fields``, the fields held in the arrays ``data`` of a
+    model file (:func:`fields_arrays`): the one they keep, else jokers held."""
+    groups = {len(g) for g in fields.values()}
+    if len(groups) != 1:
+        raise ValueError(f"Bonus ranks with different numbers of groups: {sorted(groups)}")
+    groups = groups.pop()
+    if "key_weights" not in data:
+        return jokers_held(groups)
+    weights, cuts = data["key_weights"], data["key_cuts"]
+    if (weights.shape != (14,) or cuts.ndim != 1 or len(cuts) != groups - 1
+            or (np.diff(cuts) <= 0).any()):
+        raise ValueError(f"a key of {weights.shape} weights and {cuts.shape} cuts for "
+                         f"{groups} groups")
+    return GroupKey(tuple(int(w) for w in weights[:13]), int(weights[13]),
+                    tuple(float(c) for c in cuts))
 
 
 def fields_of_arrays(data: "dict[str, np.ndarray]") -> "dict[int, tuple[Field, ...]]":
@@ -1253,7 +1392,7 @@ def _field_of(data, name: str) -> Field:
                  float(data[f"{name}_q"][0]), float(data[f"{name}_q"][1]))
 
 
-# A rank's fields: one Field (a model of one field), or one a group of jokers held.
+# A rank's fields: one Field (a model of one field), or one a group (GroupKey).
 Fields = "Field | tuple[Field, ...]"
 
 
@@ -1265,18 +1404,27 @@ class TableModel:
     """An opponent model: the table setter (:func:`table_kernel`) fitted to a field.
 
     ``fields`` maps the Bonus rank (``bonus``) or -1 to a :class:`Field`, or to a tuple
-    of them, one for each number of jokers a hand holds (:func:`joker_groups`; kept as
-    tuples, ``fields[rank][g]``).  The tables for a set of row tables are built on first
+    of them, one for each group of hands by ``key`` (:class:`GroupKey`; by default, the
+    number of jokers a hand holds; kept as tuples, ``fields[rank][g]``).  The tables for a set of row tables are built on first
     use and kept.  :meth:`shipped` is the
     library's default for a rule set and seat count; :mod:`solver.policy_training` makes
     others.  Picklable (the cached tables are not pickled)."""
 
     def __init__(self, rules: "str | RuleSet", n_seats: int, fields: "dict[int, Field]",
-                 name: str = "table"):
+                 name: str = "table", key: "GroupKey | None" = None):
         self.rules = _rules(rules)
         self.n_seats = int(n_seats)
         self.fields = {rank: _as_groups(f) for rank, f in fields.items()}
         self.name = name
+        groups = {len(g) for g in self.fields.values()}
+        if not groups:
+            raise ValueError("a model needs a field")
+        if len(groups) != 1:
+            raise ValueError(f"Bonus ranks with different numbers of groups: {sorted(groups)}")
+        self.key = jokers_held(groups.pop()) if key is None else key
+        if self.key.groups != len(next(iter(self.fields.values()))):
+            raise ValueError(f"{len(next(iter(self.fields.values())))} fields a rank for "
+                             f"a key of {self.key.groups} groups")
         self._tables: dict = {}
 
     @classmethod
@@ -1298,7 +1446,7 @@ class TableModel:
                 raise ValueError(f"model {self.name!r} has no field for Bonus rank "
                                  f"{bonus_rank}")
             mt = model_tables(self.fields[bonus_rank], self.rules,
-                              row_tables(self.rules, bonus_rank), self.n_seats)
+                              row_tables(self.rules, bonus_rank), self.n_seats, self.key)
             self._tables[bonus_rank] = mt
         return mt
 
@@ -1378,8 +1526,8 @@ def set_trainer(train: "Callable[[RuleSet, int], TableModel]") -> None:
 def _shipped_model(rules: RuleSet, seats_key: int, n_seats: int) -> TableModel:
     twin = shipped_twin(rules, seats_key)
     if twin is not None:
-        return TableModel(rules, n_seats, load_fields(model_file(twin, seats_key)),
-                          name="table")
+        fields, key = load_model_file(model_file(twin, seats_key))
+        return TableModel(rules, n_seats, fields, name="table", key=key)
     if _trainer is None:
         raise FileNotFoundError(f"no opponent model for {rules.name} with {n_seats} seats; "
                                 f"train one with python3 -m solver train")

@@ -11,9 +11,10 @@ rebuild the same files, bit for bit.
 
 ``bonus`` fields are kept per Bonus rank (the Bonus categories exist only for the cut
 rank, and cutting a rank thins it), each fitted on the deals cut with that rank.  Where
-the deck has jokers, a field is kept for each number of jokers a hand holds
-(:func:`solver.model.joker_groups`): the rows of the other hands of the deals a hand
-holding that many is in, since the jokers it holds are jokers they do not.
+the rule set's model groups hands by their cards (:func:`solver.model.group_key`: the
+jokers held, or in the western scheme the high-card points, cut into groups on the first
+round's hands), a field is kept for each group: the rows of the other hands of the
+deals a hand of that group is in, since the cards it holds are cards they do not.
 """
 from __future__ import annotations
 
@@ -24,8 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from .cards import deck_codes
-from .cards import FIRST_JOKER
-from .model import (DATA, Field, TableModel, field_from_rows, joker_groups, mix_fields,
+from .model import (DATA, Field, TableModel, field_from_rows, group_key, mix_fields,
                     model_file, model_seats, model_tables, save_fields)
 from .policy import (POLICY_SBF, POLICY_TABLE, field_policy, set_hands,
                      strongest_back_first)
@@ -105,9 +105,9 @@ def _round_rows(vals: np.ndarray, auto: np.ndarray):
 
 def _round_fields(vals: np.ndarray, auto: np.ndarray, held: np.ndarray,
                   groups: int) -> "tuple[Field, ...]":
-    """The fields of a round, one a group (:func:`solver.model.joker_groups`): group g's
-    is what a hand holding g jokers (``held``, (D, HANDS_A_DEAL); ``groups - 1`` or more
-    in the last group) meets: the rows of the other hands of the deals it is in, and
+    """The fields of a round, one a group (:class:`solver.model.GroupKey`): group g's
+    is what a hand of group g (``held``, (D, HANDS_A_DEAL); ``groups - 1`` or more in
+    the last group) meets: the rows of the other hands of the deals it is in, and
     how often one of those others loses no row to another of them, and wins every row.
     One group: the rows of every hand (:func:`_round_rows`).  A group no hand of the
     round was in gets the round's field of every hand."""
@@ -143,7 +143,7 @@ def self_play(rule_set: "str | RuleSet", n_seats: int, *, rounds: int = ROUNDS,
               on_deals=None) -> TableModel:
     """The model after ``rounds`` rounds of fictitious play (see the module docstring);
     its fields are keyed by Bonus rank (-1 where the rule set has none), one a group of
-    jokers held (:func:`solver.model.joker_groups`).
+    its key (:func:`solver.model.group_key`, the model's ``key``).
     ``each_round(r, model)``, if given, sees the model after round r (r = 0..rounds):
     the same as ``self_play(..., rounds=r)`` gives, since each round is seeded alone.
     ``on_deals(n)``, if given, hears of every ``n`` deals set (``(rounds + 1) * deals``
@@ -152,13 +152,14 @@ def self_play(rule_set: "str | RuleSet", n_seats: int, *, rounds: int = ROUNDS,
     params = scoring_params(rs)
     ranks_used = range(13) if rs.cut_card else [-1]
     dummy_field = np.zeros((1, n_seats - 1, 3), np.int32)
-    groups = joker_groups(rs)
     fields: dict[int, tuple[Field, ...]] = {}
     for rnd in range(rounds + 1):
         start = time.perf_counter()
         rng = np.random.default_rng([seed, rnd])
         hands, ranks = deal_round(rs, deals, rng)
-        held = (hands >= FIRST_JOKER).sum(axis=2)
+        if rnd == 0:
+            key = group_key(rs, hands)
+        held = key.of(hands)
         new: dict[int, tuple[Field, ...]] = {}
         for rank in ranks_used:
             pick = ranks == rank
@@ -166,10 +167,10 @@ def self_play(rule_set: "str | RuleSet", n_seats: int, *, rounds: int = ROUNDS,
             if rnd == 0:
                 kind, mt = POLICY_SBF, model_tables(_flat_field(), rs, t, n_seats)
             else:
-                kind, mt = POLICY_TABLE, model_tables(fields[rank], rs, t, n_seats)
+                kind, mt = POLICY_TABLE, model_tables(fields[rank], rs, t, n_seats, key)
             vals, auto = _set_in_chunks(hands[pick], t, kind, mt, params, dummy_field,
                                         n_seats, bool(rs.automatic_wins), on_deals)
-            new[rank] = _round_fields(vals, auto, held[pick], groups)
+            new[rank] = _round_fields(vals, auto, held[pick], key.groups)
         fields = new if rnd == 0 else {
             r: tuple(mix_fields(old, now, 2.0 / (rnd + 2)) for old, now in zip(fields[r], new[r]))
             for r in ranks_used}
@@ -177,8 +178,9 @@ def self_play(rule_set: "str | RuleSet", n_seats: int, *, rounds: int = ROUNDS,
             log(f"{rs.name} {n_seats} seats: round {rnd} ({time.perf_counter() - start:.1f} s)")
         if each_round is not None:
             each_round(rnd, TableModel(rs, n_seats, fields,
-                                       name=f"self-play {rnd} rounds x {deals} deals"))
-    return TableModel(rs, n_seats, fields, name=f"self-play {rounds} rounds x {deals} deals")
+                                       name=f"self-play {rnd} rounds x {deals} deals", key=key))
+    return TableModel(rs, n_seats, fields, name=f"self-play {rounds} rounds x {deals} deals",
+                      key=key)
 
 
 def _flat_field() -> Field:
@@ -198,7 +200,8 @@ def train(rule_set: str, n_seats: int, *, rounds: int = ROUNDS, deals: int = DEA
     if out is not None:
         path = Path(out) / path.name
     save_fields(path, model.fields,
-                dict(rules=rs.name, seats=n_seats, rounds=rounds, deals=deals, seed=seed))
+                dict(rules=rs.name, seats=n_seats, rounds=rounds, deals=deals, seed=seed),
+                model.key)
     return path
 
 

@@ -36,16 +36,18 @@ from . import _progress
 from ._cache import cache_dir, report_damaged, save_arrays
 from ._checks import check_int
 from ._jit import notices_enabled
-from .model import (TableModel, fields_arrays, fields_of_arrays, joker_groups, model_file,
-                    model_seats, rules_digest, seats_suffix, set_trainer, shipped_twin)
+from .model import (TableModel, fields_arrays, fields_of_arrays, group_kind, key_of_arrays,
+                    model_file, model_seats, rules_digest, seats_suffix, set_trainer,
+                    shipped_twin)
 from .policy_training import self_play
 from .rules import RuleSet, rule_set as _rules
 
 FOLDER = "models"          # in the cache folder
 # Of the files written here: a new format trains anew.  2: a field for each number of
-# jokers a hand holds (solver.model.joker_groups), where the deck has jokers; a rule set
-# without jokers trains as it did in format 1, so its files keep that name.
-MODEL_FORMAT = 2
+# jokers a hand holds, where the deck has jokers; 3: a field for each group of hands by
+# their high-card points, in the western scheme (solver.model.group_kind).  A rule set of
+# neither trains as it did in format 1, so its files keep that name.
+MODEL_FORMATS = {None: 1, "jokers": 2, "high cards": 3}
 
 
 class Preset(NamedTuple):
@@ -99,9 +101,9 @@ def model_path(rules: "str | RuleSet", n_seats: int, preset: str = "default") ->
 
 
 def model_format(rules: RuleSet) -> int:
-    """The format of the model trained for ``rules`` (:data:`MODEL_FORMAT`): 1 where a
+    """The format of the model trained for ``rules`` (:data:`MODEL_FORMATS`): 1 where a
     model has one field a Bonus rank, as every model had before format 2."""
-    return MODEL_FORMAT if joker_groups(rules) > 1 else 1
+    return MODEL_FORMATS[group_kind(rules)]
 
 
 OnProgress = Callable[[int, int], None]
@@ -188,12 +190,13 @@ def _load(path: Path, rs: RuleSet, n_seats: int, preset: str) -> Optional[Traine
         if not fields or any(not _valid_field(f) for groups in fields.values()
                              for f in groups):
             raise ValueError("fields of the wrong type or shape")
+        key = key_of_arrays(arrays, fields)
     except FileNotFoundError:
         return None
     except Exception as e:          # noqa: BLE001 -- whatever a damaged file raises
         report_damaged(path, f"{type(e).__name__}: {e}")
         return None
-    model = TableModel(rs, n_seats, fields, name="table")
+    model = TableModel(rs, n_seats, fields, name="table", key=key)
     return TrainedModel(model, "cache", path, preset, 0.0)
 
 
@@ -243,10 +246,10 @@ def _train(rs: RuleSet, n_seats: int, preset: str, path: Optional[Path],
     seconds = time.perf_counter() - start
     meta = dict(rules=rs.name, seats=n_seats, rounds=p.rounds, deals=p.deals, seed=p.seed,
                 preset=preset, digest=rules_digest(rs), seconds=round(seconds, 1))
-    if path is not None and not save_arrays(path, fields_arrays(model.fields, meta),
+    if path is not None and not save_arrays(path, fields_arrays(model.fields, meta, model.key),
                                             compressed=True):
         path = None                           # (a cache that cannot be written to)
-    model = TableModel(rs, n_seats, model.fields, name="table")
+    model = TableModel(rs, n_seats, model.fields, name="table", key=model.key)
     return TrainedModel(model, "trained", path, preset, seconds)
 
 

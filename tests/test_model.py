@@ -312,6 +312,61 @@ def test_a_hand_is_set_with_the_field_of_the_jokers_it_holds(models, rng):
     assert differs > 0
 
 
+def test_a_western_hand_is_set_with_the_field_of_its_high_cards(models, rng):
+    """In the western scheme a model keeps a field for each group of hands by their
+    high-card points (jack 1 .. ace 4; cut at the first round's quantiles), and sets a
+    hand with its group's tables: the group is how many cuts are below the hand's points,
+    and the setting is the one the group's field alone gives."""
+    from solver.model import (HIGH_CARD_GROUPS, HIGH_CARD_POINTS, N_PARAMS, group_kind,
+                              ONE_GROUP)
+    rs = solver.rule_set("classic")
+    assert group_kind(rs) == "high cards" and group_kind("classic:eastern") is None
+    assert models["pagat"].key == ONE_GROUP and len(models["pagat"].fields[-1]) == 1
+    model = models["classic"]
+    key = model.key
+    assert key.rank_weights == HIGH_CARD_POINTS and key.joker_weight == 0
+    assert 3 <= key.groups == len(model.fields[-1]) <= HIGH_CARD_GROUPS
+    assert list(key.cuts) == sorted(set(key.cuts))
+    mt = model.tables(-1)
+    t = tables_for(rs)
+    seen = set()
+    for _ in range(30):
+        codes, _ = _random_hand(rng, rs, 13)
+        points = sum(max(0, solver.cards.code_rank(int(c)) - 8) for c in codes)
+        g = sum(cut < points for cut in key.cuts)
+        assert int(key.of(codes)) == g
+        seen.add(g)
+        own = hand_tables(mt, codes)
+        assert (own.params == mt.params[g * N_PARAMS:(g + 1) * N_PARAMS]).all()
+        assert (own.rows == mt.rows[3 * g:3 * g + 3]).all()
+        alone = model_tables(model.fields[-1][g], rs, t, 2)
+        assert _set(codes, t, mt) == _set(codes, t, alone)
+    assert len(seen) >= 3
+
+
+def test_a_model_file_keeps_its_key(models, tmp_path):
+    """A model file keeps the key of its groups (the key of jokers held, the default of
+    files written before keys were kept, is not written); a key that does not fit the
+    fields is refused."""
+    from solver.model import (fields_arrays, jokers_held, key_of_arrays, load_model_file,
+                              save_fields)
+    for name in ("classic", "joker", "pagat"):
+        model = models[name]
+        save_fields(tmp_path / f"{name}.npz", model.fields, {}, model.key)
+        fields, key = load_model_file(tmp_path / f"{name}.npz")
+        assert key == model.key and len(fields[-1]) == key.groups
+        arrays = fields_arrays(model.fields, {}, model.key)
+        assert ("key_cuts" in arrays) == (name == "classic")
+    assert models["joker"].key == jokers_held(4)
+    arrays = fields_arrays(models["classic"].fields, {}, models["classic"].key)
+    arrays["key_cuts"] = arrays["key_cuts"][::-1].copy()
+    with pytest.raises(ValueError, match="cuts"):
+        key_of_arrays(arrays, models["classic"].fields)
+    with pytest.raises(ValueError, match="groups"):
+        TableModel("classic", 2, {-1: models["classic"].fields[-1][:2]},
+                   key=models["classic"].key)
+
+
 @pytest.mark.parametrize("rule_set, limits", [("classic", (1, 10 ** 6)), ("joker", (1,))])
 def test_a_limit_on_the_backs_searched_gives_up_only_estimate(rng, rule_set, limits):
     """The inexact search that benchmarks/setter_speed.py measures: a legal setting whose
@@ -443,7 +498,9 @@ def test_the_training_command_rebuilds_the_same_file(tmp_path):
 def test_shipped_models_record_the_configuration_that_built_them():
     """Every shipped model file is one that ``python -m solver.policy_training`` rebuilds
     (TRAINING), and records the self-play that built it."""
-    from solver.model import DATA, joker_groups, load_fields, model_file, model_seats
+    from solver.model import (DATA, HIGH_CARD_GROUPS, HIGH_CARD_POINTS, group_kind,
+                              jokers_held, joker_groups, load_model_file, model_file,
+                              model_seats)
     from solver.policy_training import DEALS, ROUNDS, TRAINING
     built = set()
     for rule_set, seats in TRAINING:
@@ -454,11 +511,18 @@ def test_shipped_models_record_the_configuration_that_built_them():
             meta = json.loads(str(data["meta"]))
         assert {k: meta[k] for k in ("rules", "seats", "rounds", "deals", "seed")} == dict(
             rules=rs.name, seats=seats, rounds=ROUNDS, deals=DEALS, seed=0)
-        # As many fields a Bonus rank as the command builds: one for each number of
-        # jokers a hand can hold where the deck has jokers (files of one field were once
-        # shipped for `joker` and `two-jokers` while the command built four and three).
-        for rank, groups in load_fields(path).items():
-            assert len(groups) == joker_groups(rs), (path.name, rank)
+        # As many fields a Bonus rank as the command builds, and their key: one for each
+        # number of jokers a hand can hold where the deck has jokers (files of one field
+        # were once shipped for `joker` and `two-jokers` while the command built four and
+        # three), for each group of high cards in the western scheme, else one.
+        fields, key = load_model_file(path)
+        kind = group_kind(rs)
+        if kind == "high cards":
+            assert key.rank_weights == HIGH_CARD_POINTS and key.groups == HIGH_CARD_GROUPS
+        else:
+            assert key == jokers_held(joker_groups(rs) if kind == "jokers" else 1)
+        for rank, groups in fields.items():
+            assert len(groups) == key.groups, (path.name, rank)
     assert built == {p.name for p in DATA.glob("model-*.npz")}
 
 

@@ -104,12 +104,13 @@ def test_a_new_rule_set_trains_caches_and_loads(cache, monkeypatch):
 def test_a_rule_set_with_jokers_keeps_a_field_for_each_number_held(cache):
     """A model trained for a deck with jokers has a field for each number of jokers a hand
     can hold (solver.model.joker_groups), is cached under format 2 (a format-1 file of one
-    field is not taken for it) and loads with every group; one without jokers keeps the
-    format-1 name its files always had."""
+    field is not taken for it) and loads with every group; one of neither jokers nor the
+    western scheme keeps the format-1 name its files always had."""
     rs = dataclasses.replace(solver.rule_set("two-jokers"), name="jokers-test", foul_penalty=9)
     path = training.model_path(rs, 2)
     assert path.name.endswith("-v2.npz")
-    assert training.model_path(custom(), 2).name.endswith("-v1.npz")
+    assert training.model_path(dataclasses.replace(solver.rule_set("pagat"), name="p-test",
+                                                   foul_penalty=4), 2).name.endswith("-v1.npz")
     got = solver.train_model(rs, 2, progress=False)
     assert got.path == path and len(got.model.fields[-1]) == 3
     again = solver.train_model(rs, 2, progress=False)
@@ -121,6 +122,33 @@ def test_a_rule_set_with_jokers_keeps_a_field_for_each_number_held(cache):
     none, both = got.model.fields[-1][0], got.model.fields[-1][2]
     mean = lambda f: (f.values[2] * f.weights[2]).sum() / f.weights[2].sum()
     assert mean(both) < mean(none)
+
+
+def test_a_western_rule_set_keeps_a_field_for_each_group_of_high_cards(cache):
+    """A model trained for a rule set of the western scheme groups hands by their
+    high-card points (solver.model.group_kind), is cached under format 3 (a file of one
+    field is not taken for it) and loads with its key, which sets hands as trained."""
+    from solver.model import HIGH_CARD_POINTS, load_model_file
+    rs = custom(foul_penalty=8)
+    path = training.model_path(rs, 2)
+    assert path.name.endswith("-v3.npz")
+    got = solver.train_model(rs, 2, progress=False)
+    assert got.path == path and got.model.key.rank_weights == HIGH_CARD_POINTS
+    assert got.model.key.groups == len(got.model.fields[-1]) >= 3
+    fields, key = load_model_file(path)
+    assert key == got.model.key and len(fields[-1]) == key.groups
+    again = solver.train_model(rs, 2, progress=False)
+    assert again.source == "cache" and again.model.key == got.model.key
+    hand = "As Kd Qh 9s 9c 8c 7h 6h 5s 5d 3d 3c 2d"
+    assert (solver.quick_set(hand, rs, players=2, policy=again.model)
+            == solver.quick_set(hand, rs, players=2, policy=got.model))
+    # A key that does not fit the fields is a damaged file: said, trained again.
+    with np.load(path) as data:
+        arrays = {name: data[name] for name in data.files}
+    arrays["key_cuts"] = arrays["key_cuts"][:-1]
+    np.savez(path.with_suffix(".tmp.npz"), **arrays)
+    os.replace(path.with_suffix(".tmp.npz"), path)
+    assert training._load(path, rs, 2, "default") is None
 
 
 def test_a_solve_trains_on_first_use_then_loads(cache, monkeypatch):
