@@ -13,10 +13,11 @@ ace 4, king 3, queen 2, jack 1, joker 6), cut into ``--groups`` groups of equal 
 the first round's hands (a hand whose key equals a cut in the lower group).
 
 Training: solver.policy_training.self_play's fictitious play, each hand's group taken
-from its key instead of its jokers (solver.policy_training._round_fields), every hand set
-with its own group's tables.  The library's kernel picks a group by jokers held, so here
-the hands are set group by group (solver.policy.set_hands on each group's hands): the
-same setter, another choice of tables.
+from its key (solver.policy_training._round_fields), every hand set with its own group's
+tables: here group by group (solver.policy.set_hands on each group's hands), so that any
+key and any rule set can be tried without a model file.  The library ships the ``hcp``
+key with 6 groups for the western scheme (solver.model.group_kind): for ``classic`` its
+trained model is this script's to the last digit (+0.0206 at four seats, seed 0).
 
 Measure: the same hands (seat 0 of the deals of ``--seed``, 0 by default, automatic wins
 left out) and the same deals of the unseen cards as ``solver.exploitability.measure``;
