@@ -23,7 +23,8 @@ Measure: the same hands (seat 0 of the deals of ``--seed``, 0 by default, automa
 left out) and the same deals of the unseen cards as ``solver.exploitability.measure``;
 the opponents set by the grouped model, our setting its own; held-out best response as
 there.  With ``--groups 1 --shipped`` it measures the shipped model the same way (a check
-of this script: the figure must be the library's).
+of this script: the figure must be the library's), one with groups of its own (``joker``,
+``two-jokers``, ``classic``) set by the library's kernel, which picks them.
 
     python3 benchmarks/grouped_model.py --rules classic --players 2 --groups 6 --hands 400
     python3 benchmarks/grouped_model.py --paired FILE     # trained rows against the shipped
@@ -184,10 +185,13 @@ def main():
     t0 = time.perf_counter()
     if a.shipped:
         shipped = TableModel.shipped(rs, a.players)
-        if len(shipped.fields[-1]) != 1:
-            raise SystemExit("the shipped model has groups of its own")
-        grouped = Grouped(rs, a.players, shipped.fields[-1], key_weights(a.key),
-                          np.array([]))
+        if len(shipped.fields[-1]) == 1:
+            grouped = Grouped(rs, a.players, shipped.fields[-1], key_weights(a.key),
+                              np.array([]))
+        else:                   # (groups of its own: the library's kernel picks them)
+            grouped = Grouped(rs, a.players, shipped.fields[-1][:1], key_weights(a.key),
+                              np.array([]))
+            grouped.models = [shipped]
     else:
         grouped = train(rs, a.players, a.key, a.groups, a.rounds, a.deals,
                         seed=a.train_seed)

@@ -47,7 +47,9 @@ from solver.scoring import score_candidates, scoring_params
 from solver.solve import _anchor_candidate
 
 # Weights of a card in a key of a hand (--keys): ace, king, queen, jack, ten, joker.
-KEYS = {"hcp": (4, 3, 2, 1, 0, 6), "high": (1, 1, 1, 1, 1, 3), "jokers": (0, 0, 0, 0, 0, 1)}
+# ``joker-hcp``: the jokers first (a joker outweighs any high cards), high cards within.
+KEYS = {"hcp": (4, 3, 2, 1, 0, 6), "high": (1, 1, 1, 1, 1, 3), "jokers": (0, 0, 0, 0, 0, 1),
+        "joker-hcp": (4, 3, 2, 1, 0, 100)}
 
 
 def key_weights(name):
