@@ -31,8 +31,9 @@ model may keep a field for each group of hands by a key of their cards, the rows
 hands of that group meet, and set a hand against its group's (:class:`GroupKey`, chosen
 for a rule set by :func:`group_key`): where the deck has jokers, the number of jokers
 held, since a joker is the card that changes the opponents' rows most; in the western
-scheme, the hand's high cards.  It ignores the correlation of an opponent's rows.  :func:`solver.solve` ignores neither: it settles each sampled deal exactly.  The
-model only has to say how opponents set their hands.
+scheme, the hand's high cards.  It ignores the correlation of an opponent's rows.
+:func:`solver.solve` ignores neither: it settles each sampled deal exactly.  The model
+only has to say how opponents set their hands.
 """
 from __future__ import annotations
 
@@ -137,8 +138,9 @@ class GroupKey(NamedTuple):
 
     def code_weights(self) -> np.ndarray:
         """Each card code's weight (int32[N_CODES])."""
-        return np.array([self.joker_weight if c >= FIRST_JOKER else self.rank_weights[code_rank(c)]
-                         for c in range(N_CODES)], np.int32)
+        return np.array([self.joker_weight if c >= FIRST_JOKER
+                         else self.rank_weights[code_rank(c)] for c in range(N_CODES)],
+                        np.int32)
 
     def arrays(self) -> "tuple[np.ndarray, np.ndarray]":
         """(ModelTables.key_weights, ModelTables.key_cuts)."""
@@ -1405,8 +1407,8 @@ class TableModel:
 
     ``fields`` maps the Bonus rank (``bonus``) or -1 to a :class:`Field`, or to a tuple
     of them, one for each group of hands by ``key`` (:class:`GroupKey`; by default, the
-    number of jokers a hand holds; kept as tuples, ``fields[rank][g]``).  The tables for a set of row tables are built on first
-    use and kept.  :meth:`shipped` is the
+    number of jokers a hand holds; kept as tuples, ``fields[rank][g]``).  The tables for
+    a set of row tables are built on first use and kept.  :meth:`shipped` is the
     library's default for a rule set and seat count; :mod:`solver.policy_training` makes
     others.  Picklable (the cached tables are not pickled)."""
 
