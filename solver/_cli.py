@@ -107,9 +107,16 @@ def interrupted_in_c(err: BaseException) -> bool:
     NumPy) was running Python for a moment: the C code went on and returned a result with
     the KeyboardInterrupt set, which Python turns into ``SystemError: ... returned a
     result with an exception set``, the interrupt its cause (seen once in a suite run:
-    tests/test_cli.py checks that such an error is one line ``interrupted``, 130)."""
-    return isinstance(err, SystemError) and isinstance(err.__cause__ or err.__context__,
-                                                       KeyboardInterrupt)
+    tests/test_cli.py checks that such an error is one line ``interrupted``, 130).  C code
+    that called C code that ran Python (the dispatcher a NumPy call, say) makes it a
+    SystemError caused by such a SystemError, and so on: the interrupt is then the cause
+    at the end of a chain of them (a suite run once ended in a SystemError whose
+    traceback was not kept, so which chain it was is not known)."""
+    seen = set()
+    while isinstance(err, SystemError) and id(err) not in seen:
+        seen.add(id(err))
+        err = err.__cause__ or err.__context__
+    return isinstance(err, KeyboardInterrupt)
 
 
 # After Ctrl+C the process ends within this many seconds, even while its main thread is in

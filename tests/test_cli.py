@@ -668,10 +668,27 @@ def test_a_ctrl_c_that_c_code_turned_into_a_system_error_is_still_an_interrupt(m
         except KeyboardInterrupt as e:
             raise SystemError("<CPUDispatcher> returned a result with an exception set") from e
 
+    def interrupted_in_nested_c():
+        try:
+            interrupted_in_c()
+        except SystemError as e:
+            raise SystemError("<ufunc> returned a result with an exception set") from e
+
     def broken():
         raise SystemError("something else")
 
+    def broken_in_c():
+        try:
+            broken()
+        except SystemError as e:
+            raise SystemError("<CPUDispatcher> returned a result with an exception set") from e
+
     assert _cli.run_command(interrupted_in_c, "prog", {}, watch_interrupts=False) == 130
     assert capsys.readouterr().err == "interrupted\n"
+    monkeypatch.setattr(_cli, "_interrupted_said", threading.Lock())
+    assert _cli.run_command(interrupted_in_nested_c, "prog", {}, watch_interrupts=False) == 130
+    assert capsys.readouterr().err == "interrupted\n"
+    with pytest.raises(SystemError, match="exception set"):
+        _cli.run_command(broken_in_c, "prog", {}, watch_interrupts=False)
     with pytest.raises(SystemError, match="something else"):
         _cli.run_command(broken, "prog", {}, watch_interrupts=False)
