@@ -39,8 +39,7 @@ import numpy as np
 from solver.exploitability import (_scored, candidates, cross_fitted_gain, hand_seeds,
                                    measured_hands, model_index, t95)
 from solver import TableModel
-from solver.cards import FIRST_JOKER, N_CODES, code_rank
-from solver.model import field_from_rows
+from solver.model import GroupKey, cut_at_quantiles, field_from_rows
 from solver.rules import rule_set
 from solver.sampling import anchor_setting, deal_hands, sampled_opponents
 from solver.scoring import score_candidates, scoring_params
@@ -52,12 +51,10 @@ KEYS = {"hcp": (4, 3, 2, 1, 0, 6), "high": (1, 1, 1, 1, 1, 3), "jokers": (0, 0, 
         "joker-hcp": (4, 3, 2, 1, 0, 100)}
 
 
-def key_weights(name):
-    """A weight for every card code under the key ``name`` (KEYS)."""
+def named_key(name):
+    """The key ``name`` (KEYS) as a solver.model.GroupKey with no cuts yet."""
     a, k, q, j, t, joker = KEYS[name]
-    by_rank = {12: a, 11: k, 10: q, 9: j, 8: t}
-    return np.array([joker if c >= FIRST_JOKER else by_rank.get(code_rank(c), 0)
-                     for c in range(N_CODES)], np.float64)
+    return GroupKey((0,) * 8 + (t, j, q, k, a), joker, ())
 
 
 def field_pool(rs, players, hands, deals, seed):
@@ -82,14 +79,12 @@ class PoolModel:
 
     def __init__(self, pool, rs, players, key, groups):
         vals, fouled, auto, met = pool
-        self.weights = key_weights(key)
-        keys = self.weights[met].sum(axis=1)
-        self.cuts = np.unique(np.quantile(keys, np.linspace(0, 1, groups + 1)[1:-1]))
-        which = np.searchsorted(self.cuts, keys, side="left")
+        self.key = cut_at_quantiles(named_key(key), met, groups)
+        which = self.key.of(met)
         shipped = TableModel.shipped(rs, players).fields[-1][0]
         plain = (auto == 0) & ~fouled
         self.rs, self.players, self.models = rs, players, []
-        for g in range(len(self.cuts) + 1):
+        for g in range(self.key.groups):
             field = field_from_rows(vals[plain & (which == g)], q_scoop=shipped.q_scoop,
                                     q_sweep=shipped.q_sweep)
             self.models.append(TableModel(rs, players, {-1: field}, name=f"{key} {g}"))
@@ -97,8 +92,7 @@ class PoolModel:
     def choice(self, got):
         """The candidate that is the setting of the hand's group's model (as
         solver.exploitability.model_index finds the shipped model's)."""
-        key = self.weights[got.codes].sum()
-        model = self.models[int(np.searchsorted(self.cuts, key, side="left"))]
+        model = self.models[int(self.key.of(got.codes))]
         return _anchor_candidate(got.values, anchor_setting(got.hand, model),
                                  scoring_params(self.rs))
 

@@ -146,11 +146,21 @@ class GroupKey(NamedTuple):
         """(ModelTables.key_weights, ModelTables.key_cuts)."""
         return self.code_weights(), np.array(self.cuts, np.float64)
 
+    def keys(self, hands) -> np.ndarray:
+        """The key of each hand of ``hands`` (card codes, (..., cards))."""
+        return self.code_weights()[np.asarray(hands)].sum(axis=-1)
+
     def of(self, hands) -> np.ndarray:
         """The group of each hand of ``hands`` (card codes, (..., cards)), as the setter
         chooses it."""
-        keys = self.code_weights()[np.asarray(hands)].sum(axis=-1)
-        return np.searchsorted(np.array(self.cuts, np.float64), keys, side="left")
+        return np.searchsorted(np.array(self.cuts, np.float64), self.keys(hands), side="left")
+
+
+def cut_at_quantiles(key: GroupKey, hands, groups: int) -> GroupKey:
+    """``key`` with cuts into ``groups`` groups of about equal size among ``hands`` (fewer
+    where the keys take few values: those of equal keys share a group)."""
+    qs = np.quantile(key.keys(hands).astype(np.float64), np.linspace(0, 1, groups + 1)[1:-1])
+    return key._replace(cuts=tuple(float(c) for c in np.unique(qs)))
 
 
 # One field for every hand.
@@ -200,10 +210,7 @@ def group_key(rules: "str | RuleSet", hands: "np.ndarray | None" = None) -> Grou
     if kind == "high cards":
         if hands is None:
             raise ValueError("a key by high cards is cut at the quantiles of hands: none given")
-        key = GroupKey(HIGH_CARD_POINTS, 0, ())
-        keys = key.code_weights()[np.asarray(hands)].sum(axis=-1).astype(np.float64)
-        cuts = np.unique(np.quantile(keys, np.linspace(0, 1, HIGH_CARD_GROUPS + 1)[1:-1]))
-        return key._replace(cuts=tuple(float(c) for c in cuts))
+        return cut_at_quantiles(GroupKey(HIGH_CARD_POINTS, 0, ()), hands, HIGH_CARD_GROUPS)
     return ONE_GROUP
 
 

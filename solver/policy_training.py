@@ -140,10 +140,11 @@ def _round_fields(vals: np.ndarray, auto: np.ndarray, held: np.ndarray,
 
 def self_play(rule_set: "str | RuleSet", n_seats: int, *, rounds: int = ROUNDS,
               deals: int = DEALS, seed: int = 0, log=None, each_round=None,
-              on_deals=None) -> TableModel:
+              on_deals=None, grouping=None) -> TableModel:
     """The model after ``rounds`` rounds of fictitious play (see the module docstring);
     its fields are keyed by Bonus rank (-1 where the rule set has none), one a group of
-    its key (:func:`solver.model.group_key`, the model's ``key``).
+    its key (the model's ``key``: ``grouping(hands)`` of the first round's hands, by
+    default :func:`solver.model.group_key`; benchmarks/grouped_model.py tries others).
     ``each_round(r, model)``, if given, sees the model after round r (r = 0..rounds):
     the same as ``self_play(..., rounds=r)`` gives, since each round is seeded alone.
     ``on_deals(n)``, if given, hears of every ``n`` deals set (``(rounds + 1) * deals``
@@ -158,7 +159,7 @@ def self_play(rule_set: "str | RuleSet", n_seats: int, *, rounds: int = ROUNDS,
         rng = np.random.default_rng([seed, rnd])
         hands, ranks = deal_round(rs, deals, rng)
         if rnd == 0:
-            key = group_key(rs, hands)
+            key = group_key(rs, hands) if grouping is None else grouping(hands)
         held = key.of(hands)
         new: dict[int, tuple[Field, ...]] = {}
         for rank in ranks_used:

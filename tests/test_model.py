@@ -535,3 +535,19 @@ def test_each_round_sees_the_model_a_shorter_training_would_give():
     for r in range(3):
         assert (seen[1].fields[-1][0].values[r] == one.fields[-1][0].values[r]).all()
         assert (seen[1].fields[-1][0].weights[r] == one.fields[-1][0].weights[r]).all()
+
+
+def test_self_play_groups_hands_as_it_is_told():
+    """``self_play(grouping=...)`` (benchmarks/grouped_model.py's way to try a key) keeps a
+    field for each group of the key it is given, cut at the first round's quantiles: about
+    equal groups of the hands dealt."""
+    from solver.model import HIGH_CARD_POINTS, GroupKey, cut_at_quantiles
+    from solver.policy_training import deal_round
+    key = GroupKey(HIGH_CARD_POINTS, 0, ())
+    model = self_play("pagat", 2, rounds=1, deals=200, seed=4,
+                      grouping=lambda hands: cut_at_quantiles(key, hands, 3))
+    assert model.key.rank_weights == HIGH_CARD_POINTS and model.key.groups == 3
+    assert len(model.fields[-1]) == 3
+    hands, _ = deal_round(solver.rule_set("pagat"), 200, np.random.default_rng([4, 0]))
+    shares = np.bincount(model.key.of(hands).ravel(), minlength=3) / hands[..., 0].size
+    assert shares.min() > 0.2
